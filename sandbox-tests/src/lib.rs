@@ -1,0 +1,1 @@
+//! Hostile bots (grown as the runtimes land).
