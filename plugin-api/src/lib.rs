@@ -46,7 +46,7 @@ pub mod wire;
 pub use board::{BoardView, CellView, Direction, Position};
 pub use cards::{Card, CardInfo, Category, Deck, Seat};
 pub use messages::{
-    AccusePoint, AccuseRequest, Accusation, DqReason, Event, MoveRequest, Reply, Request,
+    Accusation, AccusePoint, AccuseRequest, DqReason, Event, MoveRequest, Reply, Request,
     RespondRequest, Rules, Setup, SuggestRequest, Suggestion, Turn,
 };
 pub use player::{Player, dispatch};

@@ -274,10 +274,18 @@ impl Request {
 pub enum Reply {
     /// To `begin-game` and `watch`.
     Ok,
-    Accuse { accusation: Option<Accusation> },
-    Move { to: Position },
-    Suggest { suggestion: Option<Suggestion> },
-    Respond { card: Option<Card> },
+    Accuse {
+        accusation: Option<Accusation>,
+    },
+    Move {
+        to: Position,
+    },
+    Suggest {
+        suggestion: Option<Suggestion>,
+    },
+    Respond {
+        card: Option<Card>,
+    },
 }
 
 impl Reply {

@@ -3,7 +3,7 @@
 use crate::board::Position;
 use crate::cards::Card;
 use crate::messages::{
-    AccuseRequest, Accusation, Event, MoveRequest, Reply, Request, RespondRequest, Setup,
+    Accusation, AccuseRequest, Event, MoveRequest, Reply, Request, RespondRequest, Setup,
     SuggestRequest, Suggestion,
 };
 

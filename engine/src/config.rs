@@ -1,0 +1,236 @@
+//! What a game is played with: the variant, the table size and the options.
+
+use clue_plugin_api::{Card, Deck, Variant};
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::decks;
+
+/// Everything that decides a game besides the seed and the bots.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameConfig {
+    pub variant: Variant,
+    /// Seats at the table (in `uniclue`: the client plus the players the server plays).
+    pub players: u8,
+    /// Rounds after which the game ends.
+    #[serde(default = "default_max_rounds")]
+    pub max_rounds: u32,
+    #[serde(default)]
+    pub generalized: GeneralizedOptions,
+    #[serde(default)]
+    pub uniclue: UniclueOptions,
+    #[serde(default)]
+    pub speedclue: SpeedclueOptions,
+    #[serde(default)]
+    pub framework: FrameworkOptions,
+    /// A fixed deal instead of a random one: each seat's hand in dealt order;
+    /// the envelope is whatever is left.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deal: Option<Vec<Vec<Card>>>,
+}
+
+pub fn default_max_rounds() -> u32 {
+    200
+}
+
+/// `generalized`: `items` cards (`n`), `hidden` of them in the envelope (`k`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GeneralizedOptions {
+    pub items: u16,
+    pub hidden: u16,
+}
+
+impl Default for GeneralizedOptions {
+    fn default() -> Self {
+        GeneralizedOptions {
+            items: 20,
+            hidden: 2,
+        }
+    }
+}
+
+/// `uniclue`: the room sequence (1-based room numbers) and the query limit.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UniclueOptions {
+    #[serde(default)]
+    pub rooms: Vec<u8>,
+    #[serde(default = "default_query_limit")]
+    pub query_limit: u32,
+}
+
+fn default_query_limit() -> u32 {
+    42
+}
+
+impl Default for UniclueOptions {
+    fn default() -> Self {
+        UniclueOptions {
+            rooms: Vec::new(),
+            query_limit: default_query_limit(),
+        }
+    }
+}
+
+/// `speedclue`: whether the 2014 contest rules apply.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpeedclueOptions {
+    pub contest_rules: bool,
+}
+
+impl Default for SpeedclueOptions {
+    fn default() -> Self {
+        SpeedclueOptions {
+            contest_rules: true,
+        }
+    }
+}
+
+/// `framework`: board width (and room count) and the person and weapon counts.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FrameworkOptions {
+    pub width: u16,
+    pub persons: u16,
+    pub weapons: u16,
+}
+
+impl Default for FrameworkOptions {
+    fn default() -> Self {
+        FrameworkOptions {
+            width: 10,
+            persons: 6,
+            weapons: 6,
+        }
+    }
+}
+
+/// A configuration the engine refuses to play.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ConfigError {
+    #[error("{variant} is played by {allowed} players, not {players}")]
+    Players {
+        variant: Variant,
+        players: u8,
+        allowed: &'static str,
+    },
+    #[error("generalized needs 1 <= k < n, got n = {items}, k = {hidden}")]
+    Hidden { items: u16, hidden: u16 },
+    #[error("generalized needs (n - k) divisible by p: n = {items}, k = {hidden}, p = {players}")]
+    Uneven {
+        items: u16,
+        hidden: u16,
+        players: u8,
+    },
+    #[error("uniclue room {0} does not exist (rooms are 1 to 9)")]
+    UniclueRoom(u8),
+    #[error("framework needs a width of at least 5, got {0}")]
+    Width(u16),
+    #[error("framework needs at least one person and one weapon")]
+    FrameworkCards,
+    #[error("max_rounds must be at least 1")]
+    MaxRounds,
+    #[error("the fixed deal is not valid: {0}")]
+    Deal(String),
+    #[error("{0} is played on a board; none was given")]
+    NoBoard(Variant),
+}
+
+impl GameConfig {
+    /// The default configuration of a variant for `players` seats.
+    pub fn new(variant: Variant, players: u8) -> GameConfig {
+        GameConfig {
+            variant,
+            players,
+            max_rounds: default_max_rounds(),
+            generalized: GeneralizedOptions::default(),
+            uniclue: UniclueOptions::default(),
+            speedclue: SpeedclueOptions::default(),
+            framework: FrameworkOptions::default(),
+            deal: None,
+        }
+    }
+
+    /// The default table size of a variant.
+    pub fn default_players(variant: Variant) -> u8 {
+        match variant {
+            Variant::Csci306 => 6,
+            Variant::Generalized => 3,
+            _ => 4,
+        }
+    }
+
+    /// Checks the table size and options against the variant's rules.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let p = self.players;
+        let players_err = |allowed| ConfigError::Players {
+            variant: self.variant,
+            players: p,
+            allowed,
+        };
+        if self.max_rounds == 0 {
+            return Err(ConfigError::MaxRounds);
+        }
+        match self.variant {
+            Variant::Classic | Variant::Speedclue | Variant::Uniclue if !(3..=6).contains(&p) => {
+                return Err(players_err("3 to 6"));
+            }
+            Variant::Csci306 if !(2..=6).contains(&p) => return Err(players_err("2 to 6")),
+            Variant::Cyberclue if ![2, 4, 5].contains(&p) => return Err(players_err("2, 4 or 5")),
+            Variant::Framework if !(2..=12).contains(&p) => return Err(players_err("2 to 12")),
+            Variant::Generalized if !(2..=32).contains(&p) => return Err(players_err("2 to 32")),
+            _ => {}
+        }
+        match self.variant {
+            Variant::Generalized => {
+                let GeneralizedOptions { items, hidden } = self.generalized;
+                if hidden == 0 || hidden >= items {
+                    return Err(ConfigError::Hidden { items, hidden });
+                }
+                if (items - hidden) % u16::from(p) != 0 {
+                    return Err(ConfigError::Uneven {
+                        items,
+                        hidden,
+                        players: p,
+                    });
+                }
+            }
+            Variant::Uniclue => {
+                if let Some(&bad) = self.uniclue.rooms.iter().find(|r| !(1..=9).contains(*r)) {
+                    return Err(ConfigError::UniclueRoom(bad));
+                }
+            }
+            Variant::Framework => {
+                if self.framework.width < 5 {
+                    return Err(ConfigError::Width(self.framework.width));
+                }
+                if self.framework.persons == 0 || self.framework.weapons == 0 {
+                    return Err(ConfigError::FrameworkCards);
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The deck of the variants whose deck does not come from a board file.
+    pub fn standard_deck(&self) -> Option<Deck> {
+        match self.variant {
+            Variant::Classic | Variant::Speedclue | Variant::Uniclue => Some(decks::classic()),
+            Variant::Cyberclue => Some(decks::cyberclue()),
+            Variant::Generalized => Some(decks::generalized(self.generalized.items)),
+            Variant::Csci306 | Variant::Framework => None,
+        }
+    }
+
+    /// How many envelope cards each category of `deck` contributes.
+    pub fn hidden_counts(&self, deck: &Deck) -> Vec<u8> {
+        match self.variant {
+            Variant::Generalized => vec![self.generalized.hidden.min(255) as u8],
+            _ => deck.categories().iter().map(|_| 1).collect(),
+        }
+    }
+}

@@ -1,0 +1,47 @@
+//! The one way the engine talks to a bot: a [`SeatController`] per acting seat.
+//! The engine cannot tell a built-in bot from a native, wasm or process bot.
+
+use clue_plugin_api::{DqReason, Reply, Request};
+
+/// Why a bot could not answer: its seat is disqualified with `reason`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fault {
+    pub reason: DqReason,
+    /// What happened, for the game record (e.g. the panic message, the line sent).
+    pub detail: String,
+}
+
+impl Fault {
+    pub fn new(reason: DqReason, detail: impl Into<String>) -> Fault {
+        Fault {
+            reason,
+            detail: detail.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for Fault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.reason, self.detail)
+    }
+}
+
+/// A bot seated at the table. Every request gets one reply, or a [`Fault`].
+pub trait SeatController {
+    fn call(&mut self, request: &Request) -> Result<Reply, Fault>;
+}
+
+impl<T: SeatController + ?Sized> SeatController for Box<T> {
+    fn call(&mut self, request: &Request) -> Result<Reply, Fault> {
+        (**self).call(request)
+    }
+}
+
+/// Runs any in-process [`clue_plugin_api::Player`] as a seat.
+pub struct InProcess<P>(pub P);
+
+impl<P: clue_plugin_api::Player> SeatController for InProcess<P> {
+    fn call(&mut self, request: &Request) -> Result<Reply, Fault> {
+        Ok(clue_plugin_api::dispatch(&mut self.0, request))
+    }
+}

@@ -1,0 +1,142 @@
+//! Bot specs (`KIND:TARGET`) and turning them into seated bots. Every loader
+//! hands the engine a [`SeatController`]; the engine never learns which kind.
+
+use std::fmt;
+use std::str::FromStr;
+
+use clue_engine::{InProcess, SeatController};
+use serde::{Deserialize, Serialize};
+
+/// How a bot is loaded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BotKind {
+    /// Compiled into the host, run in-process.
+    Builtin,
+    /// A Rust cdylib through the stable ABI.
+    Native,
+    /// A WebAssembly component.
+    Wasm,
+    /// A process speaking the JSON-lines protocol.
+    Jsonl,
+    /// A process speaking the `seeds/000` framework text protocol.
+    Framework,
+    /// A process speaking the `seeds/001` UniClue client protocol.
+    Uniclue,
+    /// A process speaking the 2014 Speed Clue TCP protocol.
+    Speedclue,
+}
+
+impl BotKind {
+    pub const ALL: [BotKind; 7] = [
+        BotKind::Builtin,
+        BotKind::Native,
+        BotKind::Wasm,
+        BotKind::Jsonl,
+        BotKind::Framework,
+        BotKind::Uniclue,
+        BotKind::Speedclue,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            BotKind::Builtin => "builtin",
+            BotKind::Native => "native",
+            BotKind::Wasm => "wasm",
+            BotKind::Jsonl => "jsonl",
+            BotKind::Framework => "framework",
+            BotKind::Uniclue => "uniclue",
+            BotKind::Speedclue => "speedclue",
+        }
+    }
+}
+
+/// A bot as named on the command line or in a tournament file: `builtin:notebook`,
+/// `native:target/release/libnotebook.so`, `jsonl:python3 bot.py`, ...
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct BotSpec {
+    pub kind: BotKind,
+    pub target: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    #[error("bot `{0}` has no kind: write it as KIND:TARGET, e.g. builtin:notebook")]
+    NoKind(String),
+    #[error("bot `{spec}`: unknown kind `{kind}` (expected one of: {expected})")]
+    UnknownKind {
+        spec: String,
+        kind: String,
+        expected: String,
+    },
+    #[error("bot `{0}`: nothing after the colon")]
+    NoTarget(String),
+    #[error("unknown built-in bot `{name}` (built-in bots: {known})")]
+    UnknownBuiltin { name: String, known: String },
+    #[error("bot `{spec}`: {kind} bots are not supported by this build of the host yet")]
+    Unsupported { spec: String, kind: &'static str },
+}
+
+impl FromStr for BotSpec {
+    type Err = SpecError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let (kind, target) = s
+            .split_once(':')
+            .ok_or_else(|| SpecError::NoKind(s.into()))?;
+        let kind = BotKind::ALL
+            .into_iter()
+            .find(|k| k.name() == kind.trim())
+            .ok_or_else(|| SpecError::UnknownKind {
+                spec: s.into(),
+                kind: kind.into(),
+                expected: BotKind::ALL.map(BotKind::name).join(", "),
+            })?;
+        let target = target.trim();
+        if target.is_empty() {
+            return Err(SpecError::NoTarget(s.into()));
+        }
+        if kind == BotKind::Builtin && !BUILTINS.contains(&target) {
+            return Err(SpecError::UnknownBuiltin {
+                name: target.into(),
+                known: BUILTINS.join(", "),
+            });
+        }
+        Ok(BotSpec {
+            kind,
+            target: target.to_string(),
+        })
+    }
+}
+
+impl fmt::Display for BotSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.kind.name(), self.target)
+    }
+}
+
+/// The bots compiled into the host.
+pub const BUILTINS: [&str; 2] = ["clueless", "notebook"];
+
+/// Creates a fresh built-in bot by name.
+pub fn builtin(name: &str) -> Option<Box<dyn SeatController>> {
+    match name {
+        "clueless" => Some(Box::new(InProcess(clueless::Clueless::default()))),
+        "notebook" => Some(Box::new(InProcess(notebook::Notebook::default()))),
+        _ => None,
+    }
+}
+
+/// Seats a bot for one game.
+pub fn connect(spec: &BotSpec) -> Result<Box<dyn SeatController>, SpecError> {
+    match spec.kind {
+        BotKind::Builtin => builtin(&spec.target).ok_or_else(|| SpecError::UnknownBuiltin {
+            name: spec.target.clone(),
+            known: BUILTINS.join(", "),
+        }),
+        kind => Err(SpecError::Unsupported {
+            spec: spec.to_string(),
+            kind: kind.name(),
+        }),
+    }
+}

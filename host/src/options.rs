@@ -1,0 +1,141 @@
+//! Variant options from flags and from a variant file (YAML), flags winning.
+
+use std::path::Path;
+
+use clap::Args;
+use clue_engine::GameConfig;
+use clue_engine::config::{FrameworkOptions, GeneralizedOptions};
+use clue_plugin_api::Variant;
+use serde::Deserialize;
+
+/// The variant and its options, as flags.
+#[derive(Args, Clone, Debug, Default)]
+pub struct VariantArgs {
+    /// The variant: classic, csci306, framework, uniclue, generalized, cyberclue, speedclue
+    #[arg(long)]
+    pub variant: Option<Variant>,
+    /// Seats at the table (generalized: p)
+    #[arg(long)]
+    pub players: Option<u8>,
+    /// Rounds after which the game ends
+    #[arg(long)]
+    pub max_rounds: Option<u32>,
+    /// generalized: the number of items (n)
+    #[arg(long)]
+    pub items: Option<u16>,
+    /// generalized: the number of hidden items (k)
+    #[arg(long)]
+    pub hidden: Option<u16>,
+    /// uniclue: the room sequence, e.g. 3,5,3,4 (then 1..9 repeats)
+    #[arg(long, value_delimiter = ',')]
+    pub rooms: Option<Vec<u8>>,
+    /// uniclue: the query limit
+    #[arg(long)]
+    pub query_limit: Option<u32>,
+    /// speedclue: play without the 2014 contest rules
+    #[arg(long)]
+    pub no_contest_rules: bool,
+    /// framework: the board width (and number of rooms)
+    #[arg(long)]
+    pub width: Option<u16>,
+    /// framework: the number of persons
+    #[arg(long)]
+    pub persons: Option<u16>,
+    /// framework: the number of weapons
+    #[arg(long)]
+    pub weapons: Option<u16>,
+    /// A YAML file with any of these options (flags given on the command line win)
+    #[arg(long, value_name = "FILE")]
+    pub variant_file: Option<std::path::PathBuf>,
+}
+
+/// The variant file: every field optional; names as in the flags, with `_`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VariantFile {
+    pub variant: Option<Variant>,
+    pub players: Option<u8>,
+    pub max_rounds: Option<u32>,
+    pub items: Option<u16>,
+    pub hidden: Option<u16>,
+    pub rooms: Option<Vec<u8>>,
+    pub query_limit: Option<u32>,
+    pub contest_rules: Option<bool>,
+    pub width: Option<u16>,
+    pub persons: Option<u16>,
+    pub weapons: Option<u16>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum OptionsError {
+    #[error("{path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path}: {message}")]
+    Parse { path: String, message: String },
+    #[error(transparent)]
+    Config(#[from] clue_engine::ConfigError),
+}
+
+impl VariantFile {
+    pub fn load(path: &Path) -> Result<VariantFile, OptionsError> {
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|source| OptionsError::Read {
+            path: name.clone(),
+            source,
+        })?;
+        VariantFile::parse(&text, &name)
+    }
+
+    pub fn parse(text: &str, name: &str) -> Result<VariantFile, OptionsError> {
+        if text.trim().is_empty() {
+            return Ok(VariantFile::default());
+        }
+        serde_saphyr::from_str(text).map_err(|e| OptionsError::Parse {
+            path: name.to_string(),
+            message: e.to_string(),
+        })
+    }
+}
+
+impl VariantArgs {
+    /// The game configuration: defaults, then the variant file, then the flags.
+    pub fn config(&self) -> Result<GameConfig, OptionsError> {
+        let file = match &self.variant_file {
+            Some(path) => VariantFile::load(path)?,
+            None => VariantFile::default(),
+        };
+        let variant = self.variant.or(file.variant).unwrap_or(Variant::Speedclue);
+        let players = self
+            .players
+            .or(file.players)
+            .unwrap_or_else(|| GameConfig::default_players(variant));
+        let mut config = GameConfig::new(variant, players);
+        if let Some(m) = self.max_rounds.or(file.max_rounds) {
+            config.max_rounds = m;
+        }
+        let g = GeneralizedOptions::default();
+        config.generalized = GeneralizedOptions {
+            items: self.items.or(file.items).unwrap_or(g.items),
+            hidden: self.hidden.or(file.hidden).unwrap_or(g.hidden),
+        };
+        if let Some(rooms) = self.rooms.clone().or(file.rooms) {
+            config.uniclue.rooms = rooms;
+        }
+        if let Some(limit) = self.query_limit.or(file.query_limit) {
+            config.uniclue.query_limit = limit;
+        }
+        config.speedclue.contest_rules =
+            !self.no_contest_rules && file.contest_rules.unwrap_or(true);
+        let f = FrameworkOptions::default();
+        config.framework = FrameworkOptions {
+            width: self.width.or(file.width).unwrap_or(f.width),
+            persons: self.persons.or(file.persons).unwrap_or(f.persons),
+            weapons: self.weapons.or(file.weapons).unwrap_or(f.weapons),
+        };
+        config.validate()?;
+        Ok(config)
+    }
+}
