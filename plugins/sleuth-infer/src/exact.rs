@@ -1,0 +1,322 @@
+//! Exact model counting by inclusion-exclusion over the grid of class counts.
+//!
+//! Let `U` be the open cards and, for each active owner `o`, `F_o(T)` the
+//! number of hands `o` may take inside `T ⊆ U` (right size, allowed cards,
+//! every clause of `o` hit). The hand sizes add up to `|U|`, so a tuple of
+//! hands whose union is `U` is a partition of `U`, and by Möbius inversion
+//!
+//! ```text
+//! deals(V, owners) = sum over T ⊆ V of (-1)^|V \ T| * prod_o F_o(T)
+//! ```
+//!
+//! For each owner `o`, `R_o = Möbius(prod of F_o' over o' != o)` gives the
+//! number of ways the others share `U \ A` for any hand `A` of `o`; summing
+//! `R_o(U \ A)` over the valid hands `A` gives the total and, split by the
+//! cards of `A`, the count of deals putting each card with `o`. For the
+//! envelope the same numbers, read one hand at a time, are the solution
+//! distribution.
+//!
+//! Everything depends on a set only through how many cards of each class it
+//! holds, so sets are cells of a mixed-radix grid with `prod (s_c + 1)` cells
+//! for class sizes `s_c`, and the zeta and Möbius transforms become
+//! binomial-weighted transforms along each axis. The work is
+//! `O(cells * sum (s_c + 1) * owners)` ring operations.
+
+use crate::problem::{OwnerSpec, Problem};
+use crate::ring::{Binomials, Ring};
+
+/// The counts of a solved problem, in ring `R`.
+pub(crate) struct Counts<R> {
+    /// Deals consistent with everything.
+    pub(crate) total: R,
+    /// `[owner position in problem.owners][class]`: deals putting one given
+    /// card of that class with that owner.
+    pub(crate) per_card: Vec<Vec<R>>,
+    /// For the envelope, if it is open: each valid class-count vector and
+    /// the deals for each single envelope of that type.
+    pub(crate) envelope_types: Vec<(Vec<u8>, R)>,
+}
+
+/// The mixed-radix grid: class `c` has axis length `s_c + 1`.
+struct Grid {
+    sizes: Vec<usize>,
+    strides: Vec<usize>,
+    cells: usize,
+}
+
+impl Grid {
+    fn new(sizes: Vec<usize>, cells: usize) -> Grid {
+        let mut strides = Vec::with_capacity(sizes.len());
+        let mut stride = 1;
+        for &size in &sizes {
+            strides.push(stride);
+            stride *= size + 1;
+        }
+        Grid {
+            sizes,
+            strides,
+            cells,
+        }
+    }
+
+    /// The cell of the full set `U`.
+    fn full(&self) -> usize {
+        self.cells - 1
+    }
+}
+
+/// One valid hand type of an owner: its cell and its count per class.
+struct HandType {
+    cell: usize,
+    counts: Vec<u8>,
+}
+
+/// Counts `problem` exactly. `cells` must be `problem.cells()`; the ring
+/// must be wide enough for the total (see `ring`).
+pub(crate) fn count<R: Ring>(problem: &Problem, cells: usize) -> Counts<R> {
+    let binomials = Binomials::<R>::new();
+    let grid = Grid::new(problem.sizes(), cells);
+    let owners = &problem.owners;
+    let hand_types: Vec<Vec<HandType>> = owners
+        .iter()
+        .map(|spec| hand_types(spec, &grid))
+        .collect();
+    let hands_within: Vec<Vec<R>> = owners
+        .iter()
+        .zip(&hand_types)
+        .map(|(spec, types)| hands_within(spec, types, &grid, &binomials))
+        .collect();
+
+    // The owner whose counts follow from the others': any player.
+    let envelope_position = owners.iter().position(|spec| spec.index == envelope_index(problem));
+    let derived = (owners.len() > 1)
+        .then(|| (0..owners.len()).rev().find(|&o| Some(o) != envelope_position))
+        .flatten();
+
+    let mut total = None;
+    let mut per_card = vec![vec![R::ZERO; grid.sizes.len()]; owners.len()];
+    let mut envelope_types = Vec::new();
+    let mut others = vec![R::ZERO; cells];
+    for position in 0..owners.len() {
+        if Some(position) == derived {
+            continue;
+        }
+        others.fill(R::ONE);
+        for (other, within) in hands_within.iter().enumerate() {
+            if other != position {
+                for (value, &factor) in others.iter_mut().zip(within) {
+                    *value = value.mul(factor);
+                }
+            }
+        }
+        transform(&mut others, &grid, &binomials, true);
+        let mut sum = R::ZERO;
+        for hand in &hand_types[position] {
+            let rest = others[grid.full() - hand.cell];
+            if rest.is_zero() {
+                continue;
+            }
+            if Some(position) == envelope_position {
+                envelope_types.push((hand.counts.clone(), rest));
+            }
+            let support: Vec<usize> = (0..hand.counts.len())
+                .filter(|&c| hand.counts[c] > 0)
+                .collect();
+            let ways = |skip: Option<usize>| {
+                support.iter().fold(R::ONE, |acc, &c| {
+                    let (size, taken) = (grid.sizes[c], hand.counts[c] as usize);
+                    acc.mul(if Some(c) == skip {
+                        binomials.get(size - 1, taken - 1)
+                    } else {
+                        binomials.get(size, taken)
+                    })
+                })
+            };
+            sum = sum.add(ways(None).mul(rest));
+            for &c in &support {
+                per_card[position][c] = per_card[position][c].add(ways(Some(c)).mul(rest));
+            }
+        }
+        debug_assert!(total.is_none_or(|t| t == sum), "owners disagree on the total");
+        total.get_or_insert(sum);
+    }
+    // With no open owner the deal is fully known: one deal.
+    let total = total.unwrap_or(R::ONE);
+    if let Some(derived) = derived {
+        for c in 0..grid.sizes.len() {
+            let assigned = (0..owners.len())
+                .filter(|&o| o != derived)
+                .fold(R::ZERO, |sum, o| sum.add(per_card[o][c]));
+            per_card[derived][c] = total.sub(assigned);
+        }
+    }
+    Counts {
+        total,
+        per_card,
+        envelope_types,
+    }
+}
+
+fn envelope_index(problem: &Problem) -> usize {
+    problem.held.len() - 1
+}
+
+/// Every class-count vector the owner may take: group counts exact, each
+/// clause hit.
+fn hand_types(spec: &OwnerSpec, grid: &Grid) -> Vec<HandType> {
+    let classes = grid.sizes.len();
+    let group_of: Vec<Option<usize>> = (0..classes)
+        .map(|c| spec.groups.iter().position(|&(mask, _)| mask >> c & 1 == 1))
+        .collect();
+    // Cards a group can still take from classes c.. onwards.
+    let mut room_after = vec![vec![0usize; spec.groups.len()]; classes + 1];
+    for c in (0..classes).rev() {
+        room_after[c] = room_after[c + 1].clone();
+        if let Some(g) = group_of[c] {
+            room_after[c][g] += grid.sizes[c];
+        }
+    }
+    let mut found = Vec::new();
+    let mut counts = vec![0u8; classes];
+    let mut needs: Vec<usize> = spec.groups.iter().map(|&(_, need)| need).collect();
+    let mut search = Search {
+        spec,
+        grid,
+        group_of: &group_of,
+        room_after: &room_after,
+        found: &mut found,
+    };
+    search.step(0, 0, 0, &mut counts, &mut needs);
+    found
+}
+
+struct Search<'a> {
+    spec: &'a OwnerSpec,
+    grid: &'a Grid,
+    group_of: &'a [Option<usize>],
+    room_after: &'a [Vec<usize>],
+    found: &'a mut Vec<HandType>,
+}
+
+impl Search<'_> {
+    fn step(&mut self, c: usize, cell: usize, support: u128, counts: &mut [u8], needs: &mut [usize]) {
+        if c == counts.len() {
+            if needs.iter().all(|&need| need == 0)
+                && self.spec.clauses.iter().all(|&clause| clause & support != 0)
+            {
+                self.found.push(HandType {
+                    cell,
+                    counts: counts.to_vec(),
+                });
+            }
+            return;
+        }
+        let Some(g) = self.group_of[c] else {
+            return self.step(c + 1, cell, support, counts, needs);
+        };
+        let most = self.grid.sizes[c].min(needs[g]);
+        for take in 0..=most {
+            if needs[g] - take > self.room_after[c + 1][g] {
+                continue;
+            }
+            counts[c] = take as u8;
+            needs[g] -= take;
+            let support = if take > 0 { support | 1 << c } else { support };
+            self.step(c + 1, cell + take * self.grid.strides[c], support, counts, needs);
+            needs[g] += take;
+        }
+        counts[c] = 0;
+    }
+}
+
+/// `F_o(T)` on every cell: the number of valid hands inside `T`.
+fn hands_within<R: Ring>(
+    spec: &OwnerSpec,
+    types: &[HandType],
+    grid: &Grid,
+    binomials: &Binomials<R>,
+) -> Vec<R> {
+    if spec.clauses.is_empty() {
+        return closed_form(spec, grid, binomials);
+    }
+    let mut values = vec![R::ZERO; grid.cells];
+    for hand in types {
+        values[hand.cell] = R::ONE;
+    }
+    transform(&mut values, grid, binomials, false);
+    values
+}
+
+/// Without clauses, `F_o(T) = prod over groups of C(|T ∩ group|, need)`,
+/// walked over the grid with an odometer.
+fn closed_form<R: Ring>(spec: &OwnerSpec, grid: &Grid, binomials: &Binomials<R>) -> Vec<R> {
+    let classes = grid.sizes.len();
+    let group_of: Vec<Option<usize>> = (0..classes)
+        .map(|c| spec.groups.iter().position(|&(mask, _)| mask >> c & 1 == 1))
+        .collect();
+    let mut digits = vec![0usize; classes];
+    let mut sums = vec![0usize; spec.groups.len()];
+    let mut values = Vec::with_capacity(grid.cells);
+    for _ in 0..grid.cells {
+        let value = spec
+            .groups
+            .iter()
+            .zip(&sums)
+            .fold(R::ONE, |acc, (&(_, need), &sum)| acc.mul(binomials.get(sum, need)));
+        values.push(value);
+        for c in 0..classes {
+            if digits[c] < grid.sizes[c] {
+                digits[c] += 1;
+                if let Some(g) = group_of[c] {
+                    sums[g] += 1;
+                }
+                break;
+            }
+            if let Some(g) = group_of[c] {
+                sums[g] -= digits[c];
+            }
+            digits[c] = 0;
+        }
+    }
+    values
+}
+
+/// The subset-sum (zeta) transform over the grid, or its inverse (Möbius)
+/// when `inverse`: along an axis of length `s + 1`,
+/// `out[t] = sum over a <= t of C(t, a) * in[a]`, with sign `(-1)^(t - a)`
+/// for the inverse.
+fn transform<R: Ring>(values: &mut [R], grid: &Grid, binomials: &Binomials<R>, inverse: bool) {
+    let mut line = Vec::new();
+    for (c, &size) in grid.sizes.iter().enumerate() {
+        let stride = grid.strides[c];
+        let block = stride * (size + 1);
+        if size == 1 {
+            for chunk in values.chunks_exact_mut(block) {
+                let (low, high) = chunk.split_at_mut(stride);
+                for (high, &low) in high.iter_mut().zip(low.iter()) {
+                    *high = if inverse { high.sub(low) } else { high.add(low) };
+                }
+            }
+            continue;
+        }
+        for start in (0..grid.cells).step_by(block) {
+            for offset in 0..stride {
+                let base = start + offset;
+                line.clear();
+                line.extend((0..=size).map(|t| values[base + t * stride]));
+                for t in 0..=size {
+                    let mut value = R::ZERO;
+                    for (a, &entry) in line.iter().enumerate().take(t + 1) {
+                        let term = binomials.get(t, a).mul(entry);
+                        value = if inverse && (t - a) % 2 == 1 {
+                            value.sub(term)
+                        } else {
+                            value.add(term)
+                        };
+                    }
+                    values[base + t * stride] = value;
+                }
+            }
+        }
+    }
+}
