@@ -9,7 +9,7 @@
 
 use crate::error::{BoardError, Problem};
 use crate::model::{Cell, CellKind, step};
-use crate::setup::Setup;
+use crate::setup::{MARKERS, Setup};
 use crate::text::{Field, Line, Source, end_column, fields, lines};
 use clue_plugin_api::Direction;
 
@@ -160,6 +160,14 @@ pub(crate) fn read(
             let base = lookup(setup, initial)
                 .ok_or_else(|| src.err(line.number, f.column, Problem::UnknownInitial(initial)))?;
             let marker = chars.next();
+            if let Some(m) = marker.filter(|&m| !MARKERS.contains(&m) && lookup(setup, m).is_none())
+            {
+                return Err(src.err(
+                    line.number,
+                    f.column,
+                    Problem::UnknownMarker(f.text.to_string(), m),
+                ));
+            }
             if chars.next().is_some() {
                 return Err(src.err(
                     line.number,

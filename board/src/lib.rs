@@ -65,7 +65,7 @@
 //!   walkway is `H` (Hallway), the only Space whose cells carry doors; the
 //!   file agrees with its own legend, so its meaning is unambiguous. Mr.
 //!   Green's start (18,0) is a Gym cell, so he starts in the Gym.
-//! - **JPBROHM-ClueGame: rejected** at `ClueLayout.csv:3:39`: `WC` puts a
+//! - **JPBROHM-ClueGame: rejected** at `ClueLayout.csv:3:41`: `WC` puts a
 //!   passage letter on a walkway cell (and `CW` at 24:7 a passage to a
 //!   Space). Whether they are stray letters or meant something cannot be
 //!   told, so the board is not guessed at.

@@ -83,19 +83,32 @@ impl RoomBoard {
             styles.push(style);
         }
 
-        // Room names, from the label cell rightwards while the room goes on.
+        // Room names, from the label cell rightwards, moved left when the
+        // room's run of cells in that row is too short on the right.
         for (i, room) in self.rooms.iter().enumerate() {
             let (r, c) = (usize::from(room.label.0), usize::from(room.label.1));
+            let in_room = |col: usize| self.cells[r * cols + col].kind == CellKind::Room(i);
+            let first = (0..=c)
+                .rev()
+                .take_while(|&col| in_room(col))
+                .last()
+                .unwrap_or(c);
+            let last = (c..cols)
+                .take_while(|&col| in_room(col))
+                .last()
+                .unwrap_or(c);
+            let need = room.name.chars().count().div_ceil(2);
+            let start = if c + need > last + 1 {
+                (last + 1).saturating_sub(need).max(first)
+            } else {
+                c
+            };
             let mut name = room.name.chars();
-            for col in c..cols {
-                let at = r * cols + col;
-                if self.cells[at].kind != CellKind::Room(i) {
-                    break;
-                }
+            for col in start..=last {
                 let (Some(a), b) = (name.next(), name.next()) else {
                     break;
                 };
-                glyphs[at] = [a, b.unwrap_or(' ')];
+                glyphs[r * cols + col] = [a, b.unwrap_or(' ')];
             }
         }
 

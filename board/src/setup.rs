@@ -32,7 +32,9 @@ pub(crate) struct LegendLine {
     pub name: String,
     pub initial: char,
     pub line: usize,
+    /// The column of the initial.
     pub column: usize,
+    pub name_column: usize,
 }
 
 /// A weapon or card line: the name, an optional code, and where the name was.
@@ -188,6 +190,7 @@ fn legend_line(
         initial: c,
         line,
         column: initial.column,
+        name_column: name.column,
     })
 }
 
@@ -275,7 +278,7 @@ fn check_legend(src: Source, setup: &Setup) -> Result<(), BoardError> {
         {
             return Err(src.err(
                 room.line,
-                room.column,
+                room.name_column,
                 Problem::DuplicateName("room", room.name.clone()),
             ));
         }
