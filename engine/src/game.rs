@@ -409,9 +409,9 @@ impl Game<'_, '_> {
                 }
                 // Disqualified seats that never guessed share the last place.
                 let last = (ranking.len() + 1) as u8;
-                for s in 0..players {
+                for (s, rank) in ranks.iter_mut().enumerate() {
                     if !ranking.contains(&Seat(s as u8)) {
-                        ranks[s] = last;
+                        *rank = last;
                     }
                 }
                 let winner = ranking.first().copied().filter(|w| {

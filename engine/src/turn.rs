@@ -28,6 +28,7 @@ impl Game<'_, '_> {
                 seat,
                 round: self.round,
                 roll,
+                room: room.filter(|_| self.config.variant == Variant::Uniclue),
             },
             self.all_seats(),
             Vec::new(),

@@ -33,9 +33,21 @@ pub fn account(record: &GameRecord, deck: &Deck, names: &[String]) -> String {
     let mut suggestion: Vec<Card> = Vec::new();
     for entry in &record.log {
         let line = match &entry.event {
-            Event::TurnBegan { seat, round, roll } => match roll {
-                Some(r) => format!("round {round}: {} rolls {r}", who(*seat)),
-                None => format!("round {round}: {}", who(*seat)),
+            Event::TurnBegan {
+                seat,
+                round,
+                roll,
+                room,
+            } => match (roll, room) {
+                (Some(r), _) => format!("round {round}: {} rolls {r}", who(*seat)),
+                (None, Some(room)) => {
+                    format!(
+                        "round {round}: {} is in the {}",
+                        who(*seat),
+                        deck.name(*room)
+                    )
+                }
+                (None, None) => format!("round {round}: {}", who(*seat)),
             },
             Event::Moved { seat, to } => {
                 format!("  {} moves to {}", who(*seat), position(deck, *to))

@@ -194,6 +194,9 @@ pub enum Event {
         seat: Seat,
         round: u32,
         roll: Option<u8>,
+        /// `uniclue`: the room the server puts the client in this turn.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        room: Option<Card>,
     },
     Moved {
         seat: Seat,

@@ -1,0 +1,205 @@
+//! `clue play` and `clue replay` as a user runs them.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn clue(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_clue"))
+        .args(args)
+        .output()
+        .expect("the clue binary runs")
+}
+
+fn text(out: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("clue-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn each_boardless_variant_prints_a_whole_game() {
+    for args in [
+        vec!["--variant", "speedclue", "--players", "4"],
+        vec![
+            "--variant",
+            "generalized",
+            "--items",
+            "20",
+            "--hidden",
+            "2",
+            "--players",
+            "3",
+        ],
+        vec!["--variant", "uniclue", "--players", "4"],
+    ] {
+        let mut all = vec!["play", "--seed", "1"];
+        all.extend(args.iter());
+        let out = clue(&all);
+        let (stdout, stderr) = text(&out);
+        assert!(out.status.success(), "{args:?}: {stderr}");
+        assert!(stdout.contains("envelope:"), "{stdout}");
+        assert!(stdout.contains("game over after"), "{stdout}");
+        assert!(
+            stdout.contains("suggests") || stdout.contains("asks"),
+            "{stdout}"
+        );
+    }
+}
+
+#[test]
+fn a_logged_game_replays_identically_and_a_tampered_one_does_not() {
+    let log = temp("speed.jsonl");
+    let log_s = log.to_str().unwrap();
+    let out = clue(&[
+        "play",
+        "--variant",
+        "speedclue",
+        "--players",
+        "5",
+        "--seed",
+        "42",
+        "--bot",
+        "builtin:clueless",
+        "--log",
+        log_s,
+    ]);
+    assert!(out.status.success(), "{}", text(&out).1);
+    let out = clue(&["replay", log_s]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(stdout.starts_with("identical"), "{stdout}");
+
+    // Change the seed in the header: the replay must notice.
+    let content = std::fs::read_to_string(&log).unwrap();
+    let tampered = content.replacen("\"seed\":42", "\"seed\":43", 1);
+    assert_ne!(content, tampered);
+    std::fs::write(&log, tampered).unwrap();
+    let out = clue(&["replay", log_s]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out).0.starts_with("differs at event"),
+        "{}",
+        text(&out).0
+    );
+}
+
+#[test]
+fn bad_flags_exit_with_code_two_and_a_clear_message() {
+    let check = |args: &[&str], part: &str| {
+        let out = clue(args);
+        let (_, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(part),
+            "{args:?}: `{stderr}` should mention `{part}`"
+        );
+    };
+    check(&["play", "--variant", "chess"], "unknown variant `chess`");
+    check(
+        &["play", "--variant", "speedclue", "--players", "9"],
+        "3 to 6 players",
+    );
+    check(&["play", "--bot", "notebook"], "write it as KIND:TARGET");
+    check(
+        &["play", "--bot", "builtin:sherlock"],
+        "unknown built-in bot `sherlock`",
+    );
+    check(
+        &["play", "--bot", "carrier:pigeon"],
+        "unknown kind `carrier`",
+    );
+    check(
+        &[
+            "play",
+            "--variant",
+            "generalized",
+            "--items",
+            "20",
+            "--hidden",
+            "3",
+            "--players",
+            "3",
+        ],
+        "divisible by p",
+    );
+    check(
+        &[
+            "play",
+            "--players",
+            "3",
+            "--bot",
+            "builtin:notebook",
+            "--bot",
+            "builtin:notebook",
+            "--bot",
+            "builtin:notebook",
+            "--bot",
+            "builtin:notebook",
+        ],
+        "4 bots given",
+    );
+    check(
+        &["replay", "/nonexistent/game.jsonl"],
+        "/nonexistent/game.jsonl",
+    );
+    check(&["play", "--seed", "minus one"], "invalid value");
+}
+
+#[test]
+fn variant_files_give_options_and_precise_errors() {
+    let good = temp("good.yaml");
+    std::fs::write(
+        &good,
+        "variant: generalized\nplayers: 4\nitems: 26\nhidden: 2\nmax_rounds: 50\n",
+    )
+    .unwrap();
+    let out = clue(&[
+        "play",
+        "--variant-file",
+        good.to_str().unwrap(),
+        "--seed",
+        "3",
+    ]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stdout.starts_with("generalized game, 4 players"),
+        "{stdout}"
+    );
+
+    let bad = temp("bad.yaml");
+    std::fs::write(&bad, "variant: generalized\nplayers: 4\nitemz: 26\n").unwrap();
+    let out = clue(&["play", "--variant-file", bad.to_str().unwrap()]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr.contains("bad.yaml") && stderr.contains("itemz"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("line 3") || stderr.contains(":3:"),
+        "the line is named: {stderr}"
+    );
+
+    let wrong_type = temp("wrong.yaml");
+    std::fs::write(&wrong_type, "players: lots\n").unwrap();
+    let out = clue(&["play", "--variant-file", wrong_type.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).1.contains("wrong.yaml"));
+}
+
+#[test]
+fn quiet_prints_only_the_result() {
+    let out = clue(&["play", "--variant", "speedclue", "--seed", "5", "--quiet"]);
+    let (stdout, _) = text(&out);
+    assert!(out.status.success());
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+    assert!(stdout.starts_with("winner: seat") || stdout.starts_with("no winner"));
+}
