@@ -29,11 +29,21 @@ impl std::fmt::Display for Fault {
 /// A bot seated at the table. Every request gets one reply, or a [`Fault`].
 pub trait SeatController {
     fn call(&mut self, request: &Request) -> Result<Reply, Fault>;
+
+    /// The compute the bot has used so far, in its runtime's unit (wasm fuel),
+    /// where the runtime counts it. The host meters wall time itself.
+    fn fuel_used(&self) -> Option<u64> {
+        None
+    }
 }
 
 impl<T: SeatController + ?Sized> SeatController for Box<T> {
     fn call(&mut self, request: &Request) -> Result<Reply, Fault> {
         (**self).call(request)
+    }
+
+    fn fuel_used(&self) -> Option<u64> {
+        (**self).fuel_used()
     }
 }
 

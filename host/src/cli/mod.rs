@@ -1,0 +1,4 @@
+//! One module per subcommand of `clue`.
+
+pub mod play;
+pub mod replay;

@@ -1,0 +1,51 @@
+//! `clue play`: one game, printed as it happened.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clue_host::account::account;
+use clue_host::bots::BotSpec;
+use clue_host::logfile::GameLog;
+use clue_host::options::VariantArgs;
+use clue_host::run;
+
+#[derive(clap::Args)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    variant: VariantArgs,
+    /// The game seed: the same seed and bots give the same game
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// A bot, as KIND:TARGET (builtin:notebook, builtin:clueless, ...), one per seat in
+    /// order; seats not given get built-in bots
+    #[arg(long = "bot", value_name = "SPEC")]
+    bots: Vec<BotSpec>,
+    /// Write the full event log (JSON lines) here
+    #[arg(long, value_name = "FILE")]
+    log: Option<PathBuf>,
+    /// Print only the result line
+    #[arg(long)]
+    quiet: bool,
+}
+
+pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
+    let config = args.variant.config()?;
+    let specs = run::fill_seats(&config, &args.bots)?;
+    let record = run::play_game(&config, args.seed, &specs)?;
+    let names: Vec<String> = specs.iter().map(ToString::to_string).collect();
+    if args.quiet {
+        match record.winner {
+            Some(w) => println!("winner: seat {} ({})", w.0, names[w.index()]),
+            None => println!("no winner"),
+        }
+    } else {
+        print!("{}", account(&record, &record.deck, &names));
+    }
+    if let Some(path) = &args.log {
+        GameLog::from_record(&record, &specs)
+            .save(path)
+            .with_context(|| format!("writing the game log to {}", path.display()))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
