@@ -25,7 +25,9 @@ impl CardSet {
     }
 
     pub(crate) fn of(cards: &[usize]) -> CardSet {
-        cards.iter().fold(CardSet::EMPTY, |set, &card| set | CardSet::single(card))
+        cards
+            .iter()
+            .fold(CardSet::EMPTY, |set, &card| set | CardSet::single(card))
     }
 
     pub(crate) fn contains(self, card: usize) -> bool {

@@ -17,7 +17,11 @@ pub enum SetupError {
     /// `hidden` does not have one entry per category.
     HiddenCounts { categories: usize, hidden: usize },
     /// The envelope would hold more cards of a category than it has.
-    HiddenTooMany { category: usize, hidden: usize, cards: usize },
+    HiddenTooMany {
+        category: usize,
+        hidden: usize,
+        cards: usize,
+    },
     /// Hand sizes and hidden counts do not add up to the deck.
     CardsDoNotAddUp { cards: usize, placed: usize },
 }
@@ -70,17 +74,37 @@ pub enum Contradiction {
     /// No owner is left for a card.
     NoOwner { card: usize },
     /// More cards are known to be in a hand than it holds.
-    HandOverfull { player: usize, known: usize, size: usize },
+    HandOverfull {
+        player: usize,
+        known: usize,
+        size: usize,
+    },
     /// Fewer cards may still be in a hand than it holds.
-    HandUnderfull { player: usize, possible: usize, size: usize },
+    HandUnderfull {
+        player: usize,
+        possible: usize,
+        size: usize,
+    },
     /// More cards of a category are known to be in the envelope than it hides.
-    EnvelopeOverfull { category: usize, known: usize, hidden: usize },
+    EnvelopeOverfull {
+        category: usize,
+        known: usize,
+        hidden: usize,
+    },
     /// Fewer cards of a category may be in the envelope than it hides.
-    EnvelopeUnderfull { category: usize, possible: usize, hidden: usize },
+    EnvelopeUnderfull {
+        category: usize,
+        possible: usize,
+        hidden: usize,
+    },
     /// A player must hold one of some cards but can hold none of them.
     EmptyClause { player: usize },
     /// A revealed hand does not have the size of that hand.
-    RevealedHandSize { player: usize, shown: usize, size: usize },
+    RevealedHandSize {
+        player: usize,
+        shown: usize,
+        size: usize,
+    },
     /// Every local rule holds but no complete deal fits (found by counting).
     NoConsistentDeal,
 }
@@ -129,10 +153,7 @@ impl fmt::Display for Contradiction {
                 player,
                 shown,
                 size,
-            } => write!(
-                f,
-                "player {player} revealed {shown} cards but holds {size}"
-            ),
+            } => write!(f, "player {player} revealed {shown} cards but holds {size}"),
             Contradiction::NoConsistentDeal => {
                 write!(f, "no deal is consistent with everything known")
             }

@@ -77,10 +77,8 @@ pub(crate) fn count<R: Ring>(problem: &Problem, cells: usize) -> Counts<R> {
     let binomials = Binomials::<R>::new();
     let grid = Grid::new(problem.sizes(), cells);
     let owners = &problem.owners;
-    let hand_types: Vec<Vec<HandType>> = owners
-        .iter()
-        .map(|spec| hand_types(spec, &grid))
-        .collect();
+    let hand_types: Vec<Vec<HandType>> =
+        owners.iter().map(|spec| hand_types(spec, &grid)).collect();
     let hands_within: Vec<Vec<R>> = owners
         .iter()
         .zip(&hand_types)
@@ -88,9 +86,15 @@ pub(crate) fn count<R: Ring>(problem: &Problem, cells: usize) -> Counts<R> {
         .collect();
 
     // The owner whose counts follow from the others': any player.
-    let envelope_position = owners.iter().position(|spec| spec.index == envelope_index(problem));
+    let envelope_position = owners
+        .iter()
+        .position(|spec| spec.index == envelope_index(problem));
     let derived = (owners.len() > 1)
-        .then(|| (0..owners.len()).rev().find(|&o| Some(o) != envelope_position))
+        .then(|| {
+            (0..owners.len())
+                .rev()
+                .find(|&o| Some(o) != envelope_position)
+        })
         .flatten();
 
     let mut total = None;
@@ -137,18 +141,24 @@ pub(crate) fn count<R: Ring>(problem: &Problem, cells: usize) -> Counts<R> {
                 per_card[position][c] = per_card[position][c].add(ways(Some(c)).mul(rest));
             }
         }
-        debug_assert!(total.is_none_or(|t| t == sum), "owners disagree on the total");
+        debug_assert!(
+            total.is_none_or(|t| t == sum),
+            "owners disagree on the total"
+        );
         total.get_or_insert(sum);
     }
     // With no open owner the deal is fully known: one deal.
     let total = total.unwrap_or(R::ONE);
     if let Some(derived) = derived {
-        for c in 0..grid.sizes.len() {
-            let assigned = (0..owners.len())
-                .filter(|&o| o != derived)
-                .fold(R::ZERO, |sum, o| sum.add(per_card[o][c]));
-            per_card[derived][c] = total.sub(assigned);
-        }
+        // Every deal puts each card somewhere.
+        let assigned: Vec<R> = (0..grid.sizes.len())
+            .map(|c| {
+                (0..owners.len())
+                    .filter(|&o| o != derived)
+                    .fold(R::ZERO, |sum, o| sum.add(per_card[o][c]))
+            })
+            .collect();
+        per_card[derived] = assigned.iter().map(|&a| total.sub(a)).collect();
     }
     Counts {
         total,
@@ -199,10 +209,21 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
-    fn step(&mut self, c: usize, cell: usize, support: u128, counts: &mut [u8], needs: &mut [usize]) {
+    fn step(
+        &mut self,
+        c: usize,
+        cell: usize,
+        support: u128,
+        counts: &mut [u8],
+        needs: &mut [usize],
+    ) {
         if c == counts.len() {
             if needs.iter().all(|&need| need == 0)
-                && self.spec.clauses.iter().all(|&clause| clause & support != 0)
+                && self
+                    .spec
+                    .clauses
+                    .iter()
+                    .all(|&clause| clause & support != 0)
             {
                 self.found.push(HandType {
                     cell,
@@ -222,7 +243,13 @@ impl Search<'_> {
             counts[c] = take as u8;
             needs[g] -= take;
             let support = if take > 0 { support | 1 << c } else { support };
-            self.step(c + 1, cell + take * self.grid.strides[c], support, counts, needs);
+            self.step(
+                c + 1,
+                cell + take * self.grid.strides[c],
+                support,
+                counts,
+                needs,
+            );
             needs[g] += take;
         }
         counts[c] = 0;
@@ -262,7 +289,9 @@ fn closed_form<R: Ring>(spec: &OwnerSpec, grid: &Grid, binomials: &Binomials<R>)
             .groups
             .iter()
             .zip(&sums)
-            .fold(R::ONE, |acc, (&(_, need), &sum)| acc.mul(binomials.get(sum, need)));
+            .fold(R::ONE, |acc, (&(_, need), &sum)| {
+                acc.mul(binomials.get(sum, need))
+            });
         values.push(value);
         for c in 0..classes {
             if digits[c] < grid.sizes[c] {
@@ -294,7 +323,11 @@ fn transform<R: Ring>(values: &mut [R], grid: &Grid, binomials: &Binomials<R>, i
             for chunk in values.chunks_exact_mut(block) {
                 let (low, high) = chunk.split_at_mut(stride);
                 for (high, &low) in high.iter_mut().zip(low.iter()) {
-                    *high = if inverse { high.sub(low) } else { high.add(low) };
+                    *high = if inverse {
+                        high.sub(low)
+                    } else {
+                        high.add(low)
+                    };
                 }
             }
             continue;

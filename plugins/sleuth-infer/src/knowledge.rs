@@ -297,42 +297,44 @@ impl Knowledge {
             let size = self.hand_sizes[player];
             let possible = self.possible[player];
             let held = possible & certain;
-            self.fill(player, possible, held, size).map_err(|overfull| {
-                if overfull {
-                    Contradiction::HandOverfull {
-                        player,
-                        known: held.len(),
-                        size,
+            self.fill(player, possible, held, size)
+                .map_err(|overfull| {
+                    if overfull {
+                        Contradiction::HandOverfull {
+                            player,
+                            known: held.len(),
+                            size,
+                        }
+                    } else {
+                        Contradiction::HandUnderfull {
+                            player,
+                            possible: possible.len(),
+                            size,
+                        }
                     }
-                } else {
-                    Contradiction::HandUnderfull {
-                        player,
-                        possible: possible.len(),
-                        size,
-                    }
-                }
-            })?;
+                })?;
         }
         let envelope = self.envelope();
         for category in 0..self.categories.len() {
             let hidden = self.hidden[category];
             let possible = self.possible[envelope] & self.categories[category];
             let held = possible & certain;
-            self.fill(envelope, possible, held, hidden).map_err(|overfull| {
-                if overfull {
-                    Contradiction::EnvelopeOverfull {
-                        category,
-                        known: held.len(),
-                        hidden,
+            self.fill(envelope, possible, held, hidden)
+                .map_err(|overfull| {
+                    if overfull {
+                        Contradiction::EnvelopeOverfull {
+                            category,
+                            known: held.len(),
+                            hidden,
+                        }
+                    } else {
+                        Contradiction::EnvelopeUnderfull {
+                            category,
+                            possible: possible.len(),
+                            hidden,
+                        }
                     }
-                } else {
-                    Contradiction::EnvelopeUnderfull {
-                        category,
-                        possible: possible.len(),
-                        hidden,
-                    }
-                }
-            })?;
+                })?;
         }
         if self.possible != before {
             return Ok(true);

@@ -107,7 +107,10 @@ impl Probabilities {
     fn index(&self, owner: Owner) -> usize {
         match owner {
             Owner::Player(player) => {
-                assert!(player + 1 < self.owners, "player {player} is not in the game");
+                assert!(
+                    player + 1 < self.owners,
+                    "player {player} is not in the game"
+                );
                 player
             }
             Owner::Envelope => self.owners - 1,
@@ -139,21 +142,21 @@ impl Knowledge {
         if let Some(cells) = problem.cells() {
             // Two bits of margin over the bound on the total.
             if log2_deals + 2.0 < 128.0 && fits(cells, 16) {
-                return self.from_counts(&problem, exact::count::<u128>(&problem, cells), config);
+                return self.exact_result(&problem, exact::count::<u128>(&problem, cells), config);
             }
             if log2_deals + 2.0 < 256.0 && fits(cells, 32) {
                 let counts = exact::count::<Wide<4>>(&problem, cells);
-                return self.from_counts(&problem, counts, config);
+                return self.exact_result(&problem, counts, config);
             }
             if log2_deals + 2.0 < 512.0 && fits(cells, 64) {
                 let counts = exact::count::<Wide<8>>(&problem, cells);
-                return self.from_counts(&problem, counts, config);
+                return self.exact_result(&problem, counts, config);
             }
         }
-        Ok(self.from_samples(&problem, config))
+        Ok(self.sampled_result(&problem, config))
     }
 
-    fn from_counts<R: Ring>(
+    fn exact_result<R: Ring>(
         &self,
         problem: &Problem,
         counts: Counts<R>,
@@ -238,7 +241,7 @@ impl Knowledge {
         })
     }
 
-    fn from_samples(&self, problem: &Problem, config: &Config) -> Probabilities {
+    fn sampled_result(&self, problem: &Problem, config: &Config) -> Probabilities {
         let owners = self.players() + 1;
         let Some(tally) = sample::sample(self, config.samples, config.seed) else {
             return self.uniform_guess();

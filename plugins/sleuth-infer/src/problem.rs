@@ -97,7 +97,9 @@ impl Problem {
                     })
                     .collect()
             } else {
-                let need = knowledge.hand_size(index).saturating_sub(certain_cards.len());
+                let need = knowledge
+                    .hand_size(index)
+                    .saturating_sub(certain_cards.len());
                 vec![(classes_of(allowed), need)]
             };
             let owner_clauses = clauses
@@ -127,9 +129,9 @@ impl Problem {
     /// Number of cells of the grid of class counts, `prod (size + 1)`, or
     /// `None` past `usize::MAX`.
     pub(crate) fn cells(&self) -> Option<usize> {
-        self.classes
-            .iter()
-            .try_fold(1usize, |cells, class| cells.checked_mul(class.cards.len() + 1))
+        self.classes.iter().try_fold(1usize, |cells, class| {
+            cells.checked_mul(class.cards.len() + 1)
+        })
     }
 
     /// How many cards each active owner still takes.

@@ -156,7 +156,11 @@ impl<R: Ring> Binomials<R> {
 
     /// `C(n, k)`, zero when `k > n`.
     pub(crate) fn get(&self, n: usize, k: usize) -> R {
-        if k > n { R::ZERO } else { self.table[n * 129 + k] }
+        if k > n {
+            R::ZERO
+        } else {
+            self.table[n * 129 + k]
+        }
     }
 }
 

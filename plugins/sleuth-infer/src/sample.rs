@@ -169,7 +169,16 @@ fn start(rules: &Rules, rng: &mut Rng) -> Option<Vec<usize>> {
     let mut owner_of = vec![usize::MAX; rules.open.len()];
     let mut budget = SEARCH_BUDGET;
     let unplaced = CardSet::of(&rules.open);
-    search(rules, 0, &mut hands, &mut owner_of, unplaced, &mut budget, rng).then_some(owner_of)
+    search(
+        rules,
+        0,
+        &mut hands,
+        &mut owner_of,
+        unplaced,
+        &mut budget,
+        rng,
+    )
+    .then_some(owner_of)
 }
 
 fn search(
@@ -228,7 +237,11 @@ fn step(rules: &Rules, owner_of: &mut [usize], hands: &mut [CardSet], rng: &mut 
     if cards < 2 {
         return;
     }
-    let length = if cards >= 3 && rng.below(2) == 1 { 3 } else { 2 };
+    let length = if cards >= 3 && rng.below(2) == 1 {
+        3
+    } else {
+        2
+    };
     let mut picked = [0usize; 3];
     for i in 0..length {
         picked[i] = rng.below(cards);

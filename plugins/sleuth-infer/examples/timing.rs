@@ -1,0 +1,145 @@
+//! Times full probability updates on realistic 6-player classic states.
+//!
+//! Each simulated game deals the classic deck at random (seeded), then plays
+//! 30 random suggestions answered truthfully, seen by player 0: its own
+//! suggestions show it a card, others' show it only who disproved. After
+//! every suggestion the new constraints are added and the probabilities
+//! recomputed; that whole update is what is timed.
+//!
+//! Run with `cargo run --release -p sleuth-infer --example timing [games]`.
+
+use std::error::Error;
+use std::time::{Duration, Instant};
+
+use sleuth_infer::{Config, Knowledge, Owner};
+
+const PLAYERS: usize = 6;
+const SUGGESTIONS: usize = 30;
+
+/// SplitMix64.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, bound: usize) -> usize {
+        (self.next() % bound as u64) as usize
+    }
+}
+
+struct Stats {
+    times: Vec<Duration>,
+    sampled: usize,
+}
+
+fn main() -> Result<(), Box<dyn Error>> {
+    let games: usize = match std::env::args().nth(1) {
+        Some(games) => games.parse()?,
+        None => 200,
+    };
+    let categories: Vec<Vec<usize>> = vec![(0..6).collect(), (6..12).collect(), (12..21).collect()];
+    let config = Config::default();
+    // Per tenth of the game: update times.
+    let mut by_stage: Vec<Stats> = (0..3)
+        .map(|_| Stats {
+            times: Vec::new(),
+            sampled: 0,
+        })
+        .collect();
+    let mut rng = Rng(2024);
+    let mut solved = 0;
+    for _ in 0..games {
+        let deal = deal(&categories, &mut rng);
+        let mut knowledge = Knowledge::new(&categories, &[1, 1, 1], &[3; PLAYERS])?;
+        let hand: Vec<usize> = (0..21).filter(|&c| deal[c] == Owner::Player(0)).collect();
+        knowledge.add_hand(0, &hand)?;
+        for turn in 0..SUGGESTIONS {
+            let suggester = turn % PLAYERS;
+            let cards = [rng.below(6), 6 + rng.below(6), 12 + rng.below(9)];
+            let started = Instant::now();
+            for step in 1..PLAYERS {
+                let player = (suggester + step) % PLAYERS;
+                let held: Vec<usize> = cards
+                    .iter()
+                    .copied()
+                    .filter(|&c| deal[c] == Owner::Player(player))
+                    .collect();
+                if held.is_empty() {
+                    knowledge.add_cannot_disprove(player, &cards)?;
+                    continue;
+                }
+                if suggester == 0 {
+                    knowledge.add_has(Owner::Player(player), held[rng.below(held.len())])?;
+                } else if player != 0 {
+                    knowledge.add_has_one_of(player, &cards)?;
+                }
+                break;
+            }
+            let odds = knowledge.probabilities(&config)?;
+            let elapsed = started.elapsed();
+            let stage = &mut by_stage[turn * 3 / SUGGESTIONS];
+            stage.times.push(elapsed);
+            stage.sampled += usize::from(!odds.exact);
+            if turn + 1 == SUGGESTIONS
+                && odds.solutions.first().is_some_and(|s| s.probability == 1.0)
+            {
+                solved += 1;
+            }
+        }
+    }
+    println!("{games} games of {SUGGESTIONS} suggestions, {PLAYERS} players, seen by player 0");
+    for (stage, stats) in by_stage.iter().enumerate() {
+        let first = stage * SUGGESTIONS / 3 + 1;
+        let last = (stage + 1) * SUGGESTIONS / 3;
+        report(&format!("suggestions {first:>2}-{last:>2}"), stats);
+    }
+    let all = Stats {
+        times: by_stage
+            .iter()
+            .flat_map(|s| s.times.iter().copied())
+            .collect(),
+        sampled: by_stage.iter().map(|s| s.sampled).sum(),
+    };
+    report("all updates     ", &all);
+    println!("envelope certain after {SUGGESTIONS} suggestions in {solved} of {games} games");
+    Ok(())
+}
+
+fn report(label: &str, stats: &Stats) {
+    let mut times = stats.times.clone();
+    times.sort();
+    let mean = times.iter().sum::<Duration>() / times.len().max(1) as u32;
+    let at = |q: f64| times[((times.len() - 1) as f64 * q) as usize];
+    println!(
+        "{label}: {} updates, mean {:>8.3} ms, p50 {:>8.3} ms, p99 {:>8.3} ms, max {:>8.3} ms, sampled {}",
+        times.len(),
+        mean.as_secs_f64() * 1e3,
+        at(0.5).as_secs_f64() * 1e3,
+        at(0.99).as_secs_f64() * 1e3,
+        at(1.0).as_secs_f64() * 1e3,
+        stats.sampled
+    );
+}
+
+/// A random classic deal: one card of each category hidden, the rest dealt.
+fn deal(categories: &[Vec<usize>], rng: &mut Rng) -> Vec<Owner> {
+    let mut deal = vec![Owner::Envelope; 21];
+    let mut rest = Vec::new();
+    for members in categories {
+        let hidden = members[rng.below(members.len())];
+        rest.extend(members.iter().copied().filter(|&c| c != hidden));
+    }
+    for i in (1..rest.len()).rev() {
+        rest.swap(i, rng.below(i + 1));
+    }
+    for (i, card) in rest.into_iter().enumerate() {
+        deal[card] = Owner::Player(i % PLAYERS);
+    }
+    deal
+}
