@@ -137,7 +137,9 @@ pub(crate) fn sample(knowledge: &Knowledge, samples: usize, seed: u64) -> Option
         envelopes: HashMap::new(),
     };
     let per_chain = samples.div_ceil(CHAINS).max(1);
-    let thinning = rules.open.len().max(1);
+    // Moves between kept deals: most proposals are refused, so a few per
+    // open card keep successive samples from being near copies.
+    let thinning = 4 * rules.open.len().max(1);
     for _ in 0..CHAINS {
         let mut owner_of = start(&rules, &mut rng)?;
         let mut hands = vec![CardSet::EMPTY; owners];

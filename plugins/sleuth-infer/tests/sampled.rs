@@ -1,0 +1,72 @@
+//! The sampled estimate against exact counts on mid-game classic states.
+
+mod common;
+
+use common::{Deck, Fact, Rng, random_deal};
+use sleuth_infer::{Config, Owner};
+
+/// Facts player 0 gathers from `suggestions` random suggestions answered
+/// truthfully in a 6-player classic game.
+fn mid_game(seed: u64, suggestions: usize) -> (Deck, Vec<Fact>) {
+    let deck = Deck {
+        categories: vec![(0..6).collect(), (6..12).collect(), (12..21).collect()],
+        hidden: vec![1, 1, 1],
+        hand_sizes: vec![3; 6],
+    };
+    let mut rng = Rng(seed);
+    let deal = random_deal(&deck, &mut rng);
+    let hand = (0..21).filter(|&c| deal[c] == Owner::Player(0)).collect();
+    let mut facts = vec![Fact::Hand(0, hand)];
+    for turn in 0..suggestions {
+        let suggester = turn % 6;
+        let cards = vec![rng.below(6), 6 + rng.below(6), 12 + rng.below(9)];
+        for step in 1..6 {
+            let player = (suggester + step) % 6;
+            let held: Vec<usize> = cards
+                .iter()
+                .copied()
+                .filter(|&c| deal[c] == Owner::Player(player))
+                .collect();
+            if held.is_empty() {
+                facts.push(Fact::CannotDisprove(player, cards.clone()));
+            } else {
+                if suggester == 0 {
+                    facts.push(Fact::Has(Owner::Player(player), held[0]));
+                } else if player != 0 {
+                    facts.push(Fact::OneOf(player, cards.clone()));
+                }
+                break;
+            }
+        }
+    }
+    (deck, facts)
+}
+
+#[test]
+fn estimate_is_close_to_exact() {
+    for (seed, suggestions) in [(1, 6), (2, 10), (3, 14)] {
+        let (deck, facts) = mid_game(seed, suggestions);
+        let mut knowledge = deck.knowledge();
+        for fact in &facts {
+            fact.add_to(&mut knowledge).unwrap();
+        }
+        let exact = knowledge.probabilities(&Config::default()).unwrap();
+        let sampled = knowledge
+            .probabilities(&Config {
+                work_limit: 0,
+                samples: 20_000,
+                seed,
+                ..Config::default()
+            })
+            .unwrap();
+        assert!(exact.exact && !sampled.exact);
+        let mut worst: f64 = 0.0;
+        for card in 0..21 {
+            for owner in deck.owners() {
+                let gap = (exact.probability(card, owner) - sampled.probability(card, owner)).abs();
+                worst = worst.max(gap);
+            }
+        }
+        assert!(worst < 0.02, "seed {seed}: worst gap {worst}");
+    }
+}
