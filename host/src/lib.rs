@@ -7,3 +7,4 @@ pub mod bots;
 pub mod logfile;
 pub mod options;
 pub mod run;
+pub mod tournament;

@@ -25,8 +25,18 @@ enum Command {
     /// Re-run a logged game from its seed and bots and check every event is identical
     Replay {
         /// A game log written by `clue play --log`
-        log: PathBuf,
+        #[arg(required_unless_present = "db", conflicts_with = "db")]
+        log: Option<PathBuf>,
+        /// A tournament results store to take the game from (with --game)
+        #[arg(long, value_name = "PATH", requires = "game")]
+        db: Option<PathBuf>,
+        /// The game's index in the store
+        #[arg(long, value_name = "N", requires = "db")]
+        game: Option<u64>,
     },
+    /// Run tournaments from a tournament file and report on their results
+    #[command(subcommand)]
+    Tournament(cli::tournament::TournamentCommand),
 }
 
 fn main() -> ExitCode {
@@ -43,7 +53,8 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Play(args) => cli::play::run(args),
-        Command::Replay { log } => cli::replay::run(&log),
+        Command::Replay { log, db, game } => cli::replay::run(log.as_deref(), db.as_deref(), game),
+        Command::Tournament(command) => cli::tournament::run(command),
     };
     match result {
         Ok(code) => code,

@@ -5,8 +5,22 @@ use std::process::ExitCode;
 use clue_host::logfile::GameLog;
 use clue_host::run::{self, ReplayResult};
 
-pub fn run(path: &std::path::Path) -> anyhow::Result<ExitCode> {
-    let log = GameLog::load(path)?;
+/// Replays a log file, or game `game` of the tournament store `db`.
+pub fn run(
+    path: Option<&std::path::Path>,
+    db: Option<&std::path::Path>,
+    game: Option<u64>,
+) -> anyhow::Result<ExitCode> {
+    let log = match (path, db, game) {
+        (Some(path), _, _) => GameLog::load(path)?,
+        (None, Some(db), Some(index)) => {
+            if !db.exists() {
+                anyhow::bail!("{}: no such results store", db.display());
+            }
+            clue_host::tournament::store::Store::open(db)?.log(index)?
+        }
+        _ => anyhow::bail!("give a log file, or --db PATH --game N"),
+    };
     match run::replay(&log)? {
         ReplayResult::Identical { events } => {
             println!("identical: all {events} events replayed the same");

@@ -1,0 +1,298 @@
+//! Running the schedule: games in parallel on worker threads, each stored by
+//! the one writer (this thread) in its own transaction as soon as it ends.
+
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use clue_engine::{Fault, GameRecord, SeatController, play};
+use clue_plugin_api::{DqReason, Reply, Request};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use super::config::{BotEntry, FileError, Tournament, check_files};
+use super::schedule::{ScheduledGame, schedule};
+use super::stats;
+use super::store::{Store, StoreError};
+use crate::bots;
+
+/// How the runner seats a bot. The default, [`SpecConnector`], goes through
+/// [`bots::connect`], so every kind of bot the host can load plays in
+/// tournaments; tests seat misbehaving controllers through their own.
+pub trait Connector: Sync {
+    fn connect(&self, bot: &BotEntry) -> Result<Box<dyn SeatController>, Fault>;
+}
+
+/// Seats each bot with [`bots::connect`].
+pub struct SpecConnector;
+
+impl Connector for SpecConnector {
+    fn connect(&self, bot: &BotEntry) -> Result<Box<dyn SeatController>, Fault> {
+        bots::connect(&bot.spec).map_err(|e| Fault::new(DqReason::Crash, e.to_string()))
+    }
+}
+
+/// What one seat's bot cost in one game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Meter {
+    pub calls: u32,
+    pub wall: Duration,
+    pub max_call: Duration,
+    /// Fuel used in this game, where the runtime counts it.
+    pub fuel: Option<u64>,
+}
+
+/// Wraps a seat to count its calls, time them and follow its fuel.
+struct Metered<'m> {
+    inner: Box<dyn SeatController>,
+    meter: &'m mut Meter,
+    fuel_start: Option<u64>,
+}
+
+impl SeatController for Metered<'_> {
+    fn call(&mut self, request: &Request) -> Result<Reply, Fault> {
+        let start = Instant::now();
+        let reply = self.inner.call(request);
+        let took = start.elapsed();
+        self.meter.calls += 1;
+        self.meter.wall += took;
+        self.meter.max_call = self.meter.max_call.max(took);
+        if let (Some(start), Some(now)) = (self.fuel_start, self.inner.fuel_used()) {
+            self.meter.fuel = Some(now.saturating_sub(start));
+        }
+        reply
+    }
+
+    fn fuel_used(&self) -> Option<u64> {
+        self.inner.fuel_used()
+    }
+}
+
+/// A seat whose bot could not be started: every call fails with the reason.
+struct NotStarted(Fault);
+
+impl SeatController for NotStarted {
+    fn call(&mut self, _: &Request) -> Result<Reply, Fault> {
+        Err(self.0.clone())
+    }
+}
+
+/// A game as it left the engine, with what each seat cost.
+#[derive(Clone, Debug)]
+pub struct FinishedGame {
+    pub index: u64,
+    pub setting: usize,
+    pub seed: u64,
+    /// The bot of each acting seat.
+    pub seats: Vec<usize>,
+    pub record: GameRecord,
+    pub meters: Vec<Meter>,
+    pub wall: Duration,
+}
+
+/// Plays one scheduled game.
+pub fn play_one(
+    t: &Tournament,
+    game: &ScheduledGame,
+    connector: &dyn Connector,
+) -> Result<FinishedGame, RunError> {
+    let start = Instant::now();
+    let config = &t.settings[game.setting].config;
+    let mut meters = vec![Meter::default(); game.seats.len()];
+    let record = {
+        let mut controllers: Vec<Box<dyn SeatController + '_>> = game
+            .seats
+            .iter()
+            .zip(meters.iter_mut())
+            .map(|(&b, meter)| {
+                let inner = connector
+                    .connect(&t.bots[b])
+                    .unwrap_or_else(|fault| Box::new(NotStarted(fault)));
+                let fuel_start = inner.fuel_used();
+                Box::new(Metered {
+                    inner,
+                    meter,
+                    fuel_start,
+                }) as Box<dyn SeatController + '_>
+            })
+            .collect();
+        play(config, game.seed, &mut controllers).map_err(|e| RunError::Game {
+            index: game.index,
+            message: e.to_string(),
+        })?
+    };
+    Ok(FinishedGame {
+        index: game.index,
+        setting: game.setting,
+        seed: game.seed,
+        seats: game.seats.clone(),
+        record,
+        meters,
+        wall: start.elapsed(),
+    })
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error(transparent)]
+    File(#[from] FileError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("game {index} could not be played: {message}")]
+    Game { index: u64, message: String },
+    #[error("{file}:{line}:{column}: bot `{bot}`: the build command failed: {message}")]
+    Build {
+        file: String,
+        line: u64,
+        column: u64,
+        bot: String,
+        message: String,
+    },
+}
+
+/// How the run reports as it goes.
+pub struct RunOptions<'a> {
+    /// Set (e.g. by Ctrl-C) to stop taking new games; games in play finish and are kept.
+    pub stop: &'a AtomicBool,
+    /// Show the progress bar (it is hidden anyway when stderr is not a terminal).
+    pub progress: bool,
+    /// Print the standings this often while running (and always at the end).
+    pub standings_every: Option<Duration>,
+}
+
+/// What a run did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunSummary {
+    pub scheduled: usize,
+    /// Games already in the store when the run began.
+    pub already: usize,
+    pub played: usize,
+    /// Whether the run stopped before the schedule was done.
+    pub stopped: bool,
+}
+
+/// Runs every `build:` command once, in the tournament file's folder, then
+/// checks the bots' files exist.
+pub fn build(t: &Tournament) -> Result<(), RunError> {
+    for bot in &t.bots {
+        let Some(command) = &bot.build else { continue };
+        eprintln!("building {}: {command}", bot.name);
+        let status = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(command)
+            .current_dir(&t.base_dir)
+            .status();
+        let failed = match status {
+            Ok(s) if s.success() => None,
+            Ok(s) => Some(format!("`{command}` exited with {s}")),
+            Err(e) => Some(format!("`{command}` could not start: {e}")),
+        };
+        if let Some(message) = failed {
+            return Err(RunError::Build {
+                file: t.file.clone(),
+                line: bot.build_pos.line,
+                column: bot.build_pos.column,
+                bot: bot.name.clone(),
+                message,
+            });
+        }
+    }
+    check_files(t, true)?;
+    Ok(())
+}
+
+/// Plays every scheduled game not yet in `store`, `t.concurrency` at a time.
+pub fn run(
+    t: &Tournament,
+    store: &mut Store,
+    connector: &dyn Connector,
+    options: &RunOptions<'_>,
+) -> Result<RunSummary, RunError> {
+    store.bind(t)?;
+    let all = schedule(t);
+    let done = store.done()?;
+    let pending: Vec<&ScheduledGame> = all.iter().filter(|g| !done.contains(&g.index)).collect();
+    let mut summary = RunSummary {
+        scheduled: all.len(),
+        already: all.len() - pending.len(),
+        played: 0,
+        stopped: false,
+    };
+    let bar = progress_bar(all.len() as u64, summary.already as u64, options.progress);
+    let next = AtomicUsize::new(0);
+    let workers = t.concurrency.clamp(1, pending.len().max(1));
+    let mut failure: Option<RunError> = None;
+    std::thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel::<Result<FinishedGame, RunError>>();
+        for _ in 0..workers {
+            let tx = tx.clone();
+            let (next, pending) = (&next, &pending);
+            scope.spawn(move || {
+                loop {
+                    if options.stop.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(game) = pending.get(i) else { break };
+                    let result = play_one(t, game, connector);
+                    let failed = result.is_err();
+                    if tx.send(result).is_err() || failed {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut last_standings = Instant::now();
+        for result in rx {
+            let stored = result.and_then(|game| Ok(store.insert(&game, t)?));
+            if let Err(e) = stored {
+                // Stop the others; what is stored stays stored.
+                options.stop.store(true, Ordering::SeqCst);
+                failure.get_or_insert(e);
+                continue;
+            }
+            summary.played += 1;
+            bar.inc(1);
+            if let Some(every) = options.standings_every
+                && last_standings.elapsed() >= every
+            {
+                last_standings = Instant::now();
+                if let Ok(text) = standings_text(store) {
+                    bar.suspend(|| println!("{text}"));
+                }
+            }
+        }
+    });
+    bar.finish_and_clear();
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    summary.stopped = summary.already + summary.played < summary.scheduled;
+    Ok(summary)
+}
+
+/// The current standings as a short table.
+pub fn standings_text(store: &Store) -> Result<String, StoreError> {
+    let meta = store.require_meta()?;
+    let games = store.games()?;
+    let report = stats::compute(&meta.bots, &meta.settings, &games);
+    Ok(super::report::standings_table(&report.total))
+}
+
+fn progress_bar(total: u64, done: u64, show: bool) -> ProgressBar {
+    let target = if show && std::io::stderr().is_terminal() {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    };
+    let bar = ProgressBar::with_draw_target(Some(total), target);
+    if let Ok(style) = ProgressStyle::with_template(
+        "{bar:40} {pos}/{len} games  {per_sec}  ETA {eta}  [{elapsed_precise}]",
+    ) {
+        bar.set_style(style);
+    }
+    bar.set_position(done);
+    bar.reset_eta();
+    bar
+}

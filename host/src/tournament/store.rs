@@ -1,0 +1,400 @@
+//! The results store: one SQLite file per tournament. Each finished game is
+//! written in one transaction, so after a crash a game is either wholly there
+//! or not at all, and `resume` plays exactly the indices that are missing.
+//!
+//! Schema (version 1):
+//!
+//! ```sql
+//! meta(key TEXT PRIMARY KEY, value TEXT)      -- format, file, hash, bots, settings, base_dir
+//! games(idx INTEGER PRIMARY KEY, setting, seed, variant, players, winner, rounds,
+//!       wall_ms, log BLOB)                    -- log: the JSON-lines game log, deflated
+//! seats(game, seat, bot, spec, outcome, dq_reason, detail, rank, turns, calls,
+//!       suggestions, wall_ns, max_call_ns, fuel, PRIMARY KEY (game, seat))
+//! ```
+
+use std::collections::BTreeSet;
+use std::io::{Read, Write};
+use std::path::Path;
+
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::{Deserialize, Serialize};
+
+use super::config::{Tournament, hash};
+use super::runner::FinishedGame;
+use crate::logfile::GameLog;
+
+pub const STORE_FORMAT: &str = "1";
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("{path}: {source}")]
+    Sql {
+        path: String,
+        source: rusqlite::Error,
+    },
+    #[error(
+        "{path} holds the results of a different tournament file (hash {stored}, this file {given}); \
+         use another --db or delete it"
+    )]
+    Different {
+        path: String,
+        stored: String,
+        given: String,
+    },
+    #[error("{path} holds no tournament (run `clue tournament run FILE --db {path}` first)")]
+    Empty { path: String },
+    #[error("{path}: no game {index} in the store")]
+    NoGame { path: String, index: u64 },
+    #[error("{path}: game {index}: the stored log is damaged: {message}")]
+    Log {
+        path: String,
+        index: u64,
+        message: String,
+    },
+}
+
+/// What the store knows of its tournament, written once at the start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Meta {
+    pub source: String,
+    pub file: String,
+    pub hash: String,
+    pub base_dir: String,
+    pub bots: Vec<String>,
+    pub settings: Vec<String>,
+}
+
+/// One seat of a stored game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SeatRow {
+    pub seat: u8,
+    /// The entrant's name; `None` for seats the server plays (`uniclue`).
+    pub bot: Option<String>,
+    pub outcome: String,
+    pub dq_reason: Option<String>,
+    pub detail: Option<String>,
+    pub rank: u8,
+    pub turns: u32,
+    pub calls: u32,
+    pub wall_ns: u64,
+    pub max_call_ns: u64,
+    pub fuel: Option<u64>,
+}
+
+/// One stored game, as the statistics read it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRow {
+    pub index: u64,
+    pub setting: usize,
+    pub seed: u64,
+    pub winner: Option<u8>,
+    pub rounds: u32,
+    pub seats: Vec<SeatRow>,
+}
+
+pub struct Store {
+    conn: Connection,
+    path: String,
+}
+
+impl Store {
+    /// Opens (creating if needed) the store at `path`.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        let name = path.display().to_string();
+        let sql = |source| StoreError::Sql {
+            path: name.clone(),
+            source,
+        };
+        let conn = Connection::open(path).map_err(sql)?;
+        conn.busy_timeout(std::time::Duration::from_secs(10))
+            .map_err(sql)?;
+        conn.execute_batch(
+            "PRAGMA journal_mode = WAL;
+             PRAGMA synchronous = NORMAL;
+             CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+             CREATE TABLE IF NOT EXISTS games (
+                 idx INTEGER PRIMARY KEY, setting INTEGER NOT NULL, seed INTEGER NOT NULL,
+                 variant TEXT NOT NULL, players INTEGER NOT NULL, winner INTEGER,
+                 rounds INTEGER NOT NULL, wall_ms REAL NOT NULL, log BLOB NOT NULL);
+             CREATE TABLE IF NOT EXISTS seats (
+                 game INTEGER NOT NULL REFERENCES games(idx), seat INTEGER NOT NULL,
+                 bot TEXT, spec TEXT, outcome TEXT NOT NULL, dq_reason TEXT, detail TEXT,
+                 rank INTEGER NOT NULL, turns INTEGER NOT NULL, calls INTEGER NOT NULL,
+                 suggestions INTEGER NOT NULL, wall_ns INTEGER NOT NULL,
+                 max_call_ns INTEGER NOT NULL, fuel INTEGER,
+                 PRIMARY KEY (game, seat));",
+        )
+        .map_err(sql)?;
+        Ok(Store { conn, path: name })
+    }
+
+    fn sql(&self, source: rusqlite::Error) -> StoreError {
+        StoreError::Sql {
+            path: self.path.clone(),
+            source,
+        }
+    }
+
+    fn get(&self, key: &str) -> Result<Option<String>, StoreError> {
+        self.conn
+            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+            .optional()
+            .map_err(|e| self.sql(e))
+    }
+
+    /// The tournament this store holds, if any.
+    pub fn meta(&self) -> Result<Option<Meta>, StoreError> {
+        let Some(source) = self.get("file")? else {
+            return Ok(None);
+        };
+        let json = |v: Option<String>| -> Vec<String> {
+            v.and_then(|v| serde_json::from_str(&v).ok())
+                .unwrap_or_default()
+        };
+        Ok(Some(Meta {
+            source,
+            file: self.get("path")?.unwrap_or_default(),
+            hash: self.get("hash")?.unwrap_or_default(),
+            base_dir: self.get("base_dir")?.unwrap_or_else(|| ".".into()),
+            bots: json(self.get("bots")?),
+            settings: json(self.get("settings")?),
+        }))
+    }
+
+    /// The stored tournament, or an error when there is none.
+    pub fn require_meta(&self) -> Result<Meta, StoreError> {
+        self.meta()?.ok_or_else(|| StoreError::Empty {
+            path: self.path.clone(),
+        })
+    }
+
+    /// Binds the store to `t`: records it in a new store, or checks that an
+    /// existing store holds the same file.
+    pub fn bind(&mut self, t: &Tournament) -> Result<(), StoreError> {
+        let given = hash(&t.source);
+        if let Some(meta) = self.meta()? {
+            if meta.hash != given || meta.source != t.source {
+                return Err(StoreError::Different {
+                    path: self.path.clone(),
+                    stored: meta.hash,
+                    given,
+                });
+            }
+            return Ok(());
+        }
+        let bots: Vec<&str> = t.bots.iter().map(|b| b.name.as_str()).collect();
+        let settings: Vec<&str> = t.settings.iter().map(|s| s.label.as_str()).collect();
+        let rows = [
+            ("format", STORE_FORMAT.to_string()),
+            ("file", t.source.clone()),
+            ("path", t.file.clone()),
+            ("hash", given),
+            ("base_dir", t.base_dir.display().to_string()),
+            ("bots", serde_json::to_string(&bots).unwrap_or_default()),
+            (
+                "settings",
+                serde_json::to_string(&settings).unwrap_or_default(),
+            ),
+        ];
+        let tx = self.conn.transaction().map_err(|e| StoreError::Sql {
+            path: self.path.clone(),
+            source: e,
+        })?;
+        for (k, v) in rows {
+            tx.execute(
+                "INSERT INTO meta (key, value) VALUES (?1, ?2)",
+                params![k, v],
+            )
+            .map_err(|e| StoreError::Sql {
+                path: self.path.clone(),
+                source: e,
+            })?;
+        }
+        tx.commit().map_err(|e| self.sql(e))
+    }
+
+    /// The indices of the games already stored.
+    pub fn done(&self) -> Result<BTreeSet<u64>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT idx FROM games")
+            .map_err(|e| self.sql(e))?;
+        let rows = stmt
+            .query_map([], |r| r.get::<_, i64>(0))
+            .map_err(|e| self.sql(e))?;
+        let mut out = BTreeSet::new();
+        for r in rows {
+            out.insert(r.map_err(|e| self.sql(e))? as u64);
+        }
+        Ok(out)
+    }
+
+    /// Stores one finished game and its seats in one transaction.
+    pub fn insert(&mut self, game: &FinishedGame, t: &Tournament) -> Result<(), StoreError> {
+        let path = self.path.clone();
+        let sql = |source| StoreError::Sql {
+            path: path.clone(),
+            source,
+        };
+        let record = &game.record;
+        let specs: Vec<_> = game.seats.iter().map(|&b| t.bots[b].spec.clone()).collect();
+        let log = compress(&GameLog::from_record(record, &specs));
+        let tx = self.conn.transaction().map_err(sql)?;
+        tx.execute(
+            "INSERT INTO games (idx, setting, seed, variant, players, winner, rounds, wall_ms, log)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            params![
+                game.index as i64,
+                game.setting as i64,
+                game.seed as i64,
+                record.config.variant.name(),
+                record.config.players,
+                record.winner.map(|s| s.0),
+                record.rounds,
+                game.wall.as_secs_f64() * 1000.0,
+                log,
+            ],
+        )
+        .map_err(sql)?;
+        for s in &record.seats {
+            let i = s.seat.index();
+            let bot = game.seats.get(i).map(|&b| &t.bots[b]);
+            let meter = game.meters.get(i);
+            let (outcome, reason) = outcome_label(&s.outcome);
+            tx.execute(
+                "INSERT INTO seats (game, seat, bot, spec, outcome, dq_reason, detail, rank,
+                     turns, calls, suggestions, wall_ns, max_call_ns, fuel)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                params![
+                    game.index as i64,
+                    s.seat.0,
+                    bot.map(|b| b.name.clone()),
+                    bot.map(|b| b.spec.to_string()),
+                    outcome,
+                    reason,
+                    s.detail,
+                    s.rank,
+                    s.turns,
+                    s.calls,
+                    s.suggestions,
+                    meter.map_or(0, |m| m.wall.as_nanos() as i64),
+                    meter.map_or(0, |m| m.max_call.as_nanos() as i64),
+                    meter.and_then(|m| m.fuel).map(|f| f as i64),
+                ],
+            )
+            .map_err(sql)?;
+        }
+        tx.commit().map_err(sql)
+    }
+
+    /// Every stored game in index order.
+    pub fn games(&self) -> Result<Vec<GameRow>, StoreError> {
+        let mut games: Vec<GameRow> = Vec::new();
+        {
+            let mut stmt = self
+                .conn
+                .prepare("SELECT idx, setting, seed, winner, rounds FROM games ORDER BY idx")
+                .map_err(|e| self.sql(e))?;
+            let rows = stmt
+                .query_map([], |r| {
+                    Ok(GameRow {
+                        index: r.get::<_, i64>(0)? as u64,
+                        setting: r.get::<_, i64>(1)? as usize,
+                        seed: r.get::<_, i64>(2)? as u64,
+                        winner: r.get(3)?,
+                        rounds: r.get(4)?,
+                        seats: Vec::new(),
+                    })
+                })
+                .map_err(|e| self.sql(e))?;
+            for r in rows {
+                games.push(r.map_err(|e| self.sql(e))?);
+            }
+        }
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT game, seat, bot, outcome, dq_reason, detail, rank, turns, calls,
+                        wall_ns, max_call_ns, fuel FROM seats ORDER BY game, seat",
+            )
+            .map_err(|e| self.sql(e))?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, i64>(0)? as u64,
+                    SeatRow {
+                        seat: r.get(1)?,
+                        bot: r.get(2)?,
+                        outcome: r.get(3)?,
+                        dq_reason: r.get(4)?,
+                        detail: r.get(5)?,
+                        rank: r.get(6)?,
+                        turns: r.get(7)?,
+                        calls: r.get(8)?,
+                        wall_ns: r.get::<_, i64>(9)? as u64,
+                        max_call_ns: r.get::<_, i64>(10)? as u64,
+                        fuel: r.get::<_, Option<i64>>(11)?.map(|f| f as u64),
+                    },
+                ))
+            })
+            .map_err(|e| self.sql(e))?;
+        let mut at = 0;
+        for r in rows {
+            let (game, seat) = r.map_err(|e| self.sql(e))?;
+            while at < games.len() && games[at].index < game {
+                at += 1;
+            }
+            if let Some(g) = games.get_mut(at).filter(|g| g.index == game) {
+                g.seats.push(seat);
+            }
+        }
+        Ok(games)
+    }
+
+    /// The stored game log of game `index`.
+    pub fn log(&self, index: u64) -> Result<GameLog, StoreError> {
+        let blob: Option<Vec<u8>> = self
+            .conn
+            .query_row(
+                "SELECT log FROM games WHERE idx = ?1",
+                [index as i64],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(|e| self.sql(e))?;
+        let blob = blob.ok_or_else(|| StoreError::NoGame {
+            path: self.path.clone(),
+            index,
+        })?;
+        let damaged = |message: String| StoreError::Log {
+            path: self.path.clone(),
+            index,
+            message,
+        };
+        let mut text = Vec::new();
+        flate2::read::DeflateDecoder::new(&blob[..])
+            .read_to_end(&mut text)
+            .map_err(|e| damaged(e.to_string()))?;
+        GameLog::read(&text[..], &format!("game {index}")).map_err(|e| damaged(e.to_string()))
+    }
+}
+
+/// The outcome label and the disqualification reason, as stored.
+pub fn outcome_label(outcome: &clue_engine::Outcome) -> (String, Option<String>) {
+    use clue_engine::Outcome;
+    match outcome {
+        Outcome::Won => ("won".into(), None),
+        Outcome::Lost => ("lost".into(), None),
+        Outcome::WrongAccusation => ("wrong-accusation".into(), None),
+        Outcome::GuessedRight => ("guessed-right".into(), None),
+        Outcome::Disqualified(r) => ("disqualified".into(), Some(r.label().to_string())),
+    }
+}
+
+fn compress(log: &GameLog) -> Vec<u8> {
+    let mut enc = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::default());
+    // Writing to a Vec cannot fail.
+    let _ = log.write_to(&mut enc);
+    let _ = enc.flush();
+    enc.finish().unwrap_or_default()
+}
