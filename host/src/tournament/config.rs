@@ -282,12 +282,18 @@ pub fn parse(text: &str, file: &str, base_dir: &Path) -> Result<Tournament, File
             config.uniclue.query_limit = limit;
         }
         config.speedclue.contest_rules = over.contest_rules.or(base.contest_rules).unwrap_or(true);
-        let f = FrameworkOptions::default();
-        config.framework = FrameworkOptions {
-            width: over.width.or(base.width).unwrap_or(f.width),
-            persons: over.persons.or(base.persons).unwrap_or(f.persons),
-            weapons: over.weapons.or(base.weapons).unwrap_or(f.weapons),
-        };
+        // Field by field, so options the engine adds keep their defaults.
+        let mut framework = FrameworkOptions::default();
+        if let Some(width) = over.width.or(base.width) {
+            framework.width = width;
+        }
+        if let Some(persons) = over.persons.or(base.persons) {
+            framework.persons = persons;
+        }
+        if let Some(weapons) = over.weapons.or(base.weapons) {
+            framework.weapons = weapons;
+        }
+        config.framework = framework;
         let fallback = setting_pos
             .or(options_pos)
             .unwrap_or(Pos::from(&raw.variant));
@@ -575,7 +581,14 @@ fn setting_label(config: &GameConfig, over: &RawOptions) -> String {
 /// The first line of a parser message, without its rendered source snippet.
 fn first_line(message: &str) -> String {
     let line = message.lines().next().unwrap_or(message).trim();
-    line.strip_prefix("error: ").unwrap_or(line).to_string()
+    let line = line.strip_prefix("error: ").unwrap_or(line);
+    // The parser may repeat the place ("line 3 column 1: ..."); ours leads the message.
+    match line.split_once(": ") {
+        Some((place, rest)) if place.starts_with("line ") && place.contains(" column ") => {
+            rest.to_string()
+        }
+        _ => line.to_string(),
+    }
 }
 
 /// A stable 64-bit FNV-1a hash of a tournament file's text, in hex.

@@ -52,7 +52,17 @@ struct Metered<'m> {
 impl SeatController for Metered<'_> {
     fn call(&mut self, request: &Request) -> Result<Reply, Fault> {
         let start = Instant::now();
-        let reply = self.inner.call(request);
+        // A bot that panics is a crash of its seat, never of the tournament.
+        let reply =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.inner.call(request)))
+                .unwrap_or_else(|panic| {
+                    let message = panic
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| panic.downcast_ref::<String>().cloned())
+                        .unwrap_or_else(|| "the bot panicked".into());
+                    Err(Fault::new(DqReason::Crash, format!("panicked: {message}")))
+                });
         let took = start.elapsed();
         self.meter.calls += 1;
         self.meter.wall += took;
@@ -105,9 +115,12 @@ pub fn play_one(
             .iter()
             .zip(meters.iter_mut())
             .map(|(&b, meter)| {
-                let inner = connector
-                    .connect(&t.bots[b])
-                    .unwrap_or_else(|fault| Box::new(NotStarted(fault)));
+                let bot = &t.bots[b];
+                let inner = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    connector.connect(bot)
+                }))
+                .unwrap_or_else(|_| Err(Fault::new(DqReason::Crash, "panicked while starting")))
+                .unwrap_or_else(|fault| Box::new(NotStarted(fault)));
                 let fuel_start = inner.fuel_used();
                 Box::new(Metered {
                     inner,
