@@ -177,7 +177,8 @@ pub fn plays(kind: BotKind, variant: Variant) -> bool {
         BotKind::Framework => variant == Variant::Framework,
         BotKind::Uniclue => variant == Variant::Uniclue,
         BotKind::Speedclue => variant == Variant::Speedclue,
-        BotKind::Builtin | BotKind::Native | BotKind::Wasm | BotKind::Jsonl => true,
+        // Built-in, native, wasm and JSON-lines bots speak the full vocabulary.
+        _ => true,
     }
 }
 
