@@ -75,6 +75,9 @@ pub enum SpecError {
     UnknownBuiltin { name: String, known: String },
     #[error("bot `{spec}`: {kind} bots are not supported by this build of the host yet")]
     Unsupported { spec: String, kind: &'static str },
+    /// A process bot that does not start (docs/protocol.md).
+    #[error("bot `{spec}`: {message}")]
+    Process { spec: String, message: String },
 }
 
 impl FromStr for BotSpec {
@@ -134,6 +137,19 @@ pub fn connect(spec: &BotSpec) -> Result<Box<dyn SeatController>, SpecError> {
             name: spec.target.clone(),
             known: BUILTINS.join(", "),
         }),
+        BotKind::Jsonl | BotKind::Uniclue | BotKind::Speedclue => {
+            use crate::runtime::process::{self, Protocol};
+            let protocol = match spec.kind {
+                BotKind::Uniclue => Protocol::Uniclue,
+                BotKind::Speedclue => Protocol::Speedclue,
+                _ => Protocol::Jsonl,
+            };
+            let limits = process::ProcessLimits::default();
+            process::connect(protocol, &spec.target, &limits).map_err(|e| SpecError::Process {
+                spec: spec.to_string(),
+                message: e.to_string(),
+            })
+        }
         kind => Err(SpecError::Unsupported {
             spec: spec.to_string(),
             kind: kind.name(),

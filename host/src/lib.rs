@@ -7,4 +7,5 @@ pub mod bots;
 pub mod logfile;
 pub mod options;
 pub mod run;
+pub mod runtime;
 pub mod tournament;

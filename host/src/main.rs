@@ -37,6 +37,9 @@ enum Command {
     /// Run tournaments from a tournament file and report on their results
     #[command(subcommand)]
     Tournament(cli::tournament::TournamentCommand),
+    /// UniClue (seeds/001): act as the judges' server, a drop-in for `test4`
+    #[command(subcommand)]
+    Uniclue(cli::uniclue::UniclueCommand),
 }
 
 fn main() -> ExitCode {
@@ -55,6 +58,7 @@ fn main() -> ExitCode {
         Command::Play(args) => cli::play::run(args),
         Command::Replay { log, db, game } => cli::replay::run(log.as_deref(), db.as_deref(), game),
         Command::Tournament(command) => cli::tournament::run(command),
+        Command::Uniclue(command) => cli::uniclue::run(command),
     };
     match result {
         Ok(code) => code,

@@ -40,6 +40,8 @@ pub mod board;
 pub mod cards;
 pub mod messages;
 pub mod player;
+#[cfg(feature = "stdio")]
+pub mod stdio;
 pub mod variant;
 pub mod wire;
 

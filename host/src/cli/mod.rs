@@ -3,3 +3,4 @@
 pub mod play;
 pub mod replay;
 pub mod tournament;
+pub mod uniclue;

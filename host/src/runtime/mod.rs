@@ -1,0 +1,4 @@
+//! The runtimes bots run in, other than in-process: each turns a bot into an
+//! engine `SeatController`.
+
+pub mod process;

@@ -1,0 +1,143 @@
+//! The threads that read a bot's stdout (one line at a time, with a cap on
+//! the line length and on the total volume) and its stderr (kept up to a cap).
+
+use std::io::Read;
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread;
+
+/// What the stdout reader reports.
+#[derive(Debug)]
+pub enum Output {
+    /// One line, without its line ending (invalid UTF-8 replaced).
+    Line(String),
+    /// A line grew past the cap; `start` is its beginning.
+    TooLong { start: String },
+    /// The bot wrote more than the total volume cap.
+    TooMuch { bytes: u64 },
+    /// End of output (the bot closed stdout or exited).
+    Closed,
+    /// Reading failed.
+    Failed(String),
+}
+
+/// Starts the stdout reader. It stops at the first report other than `Line`.
+pub fn read_lines(
+    mut stdout: impl Read + Send + 'static,
+    max_line: usize,
+    max_total: u64,
+) -> Receiver<Output> {
+    let (tx, rx) = mpsc::channel();
+    let spawned = thread::Builder::new()
+        .name("bot-stdout".into())
+        .spawn(move || pump(&mut stdout, &tx, max_line, max_total));
+    if let Err(e) = spawned {
+        // The receiver sees the failure as the bot's first output.
+        let (tx, rx) = mpsc::channel();
+        let _ = tx.send(Output::Failed(format!("cannot start the reader: {e}")));
+        return rx;
+    }
+    rx
+}
+
+fn pump(stdout: &mut impl Read, tx: &Sender<Output>, max_line: usize, max_total: u64) {
+    let mut buffer = [0u8; 8192];
+    let mut line: Vec<u8> = Vec::new();
+    let mut total: u64 = 0;
+    loop {
+        let n = match stdout.read(&mut buffer) {
+            Ok(0) => {
+                if !line.is_empty() {
+                    let _ = tx.send(Output::Line(text(&line)));
+                }
+                let _ = tx.send(Output::Closed);
+                return;
+            }
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                let _ = tx.send(Output::Failed(e.to_string()));
+                return;
+            }
+        };
+        total += n as u64;
+        if total > max_total {
+            let _ = tx.send(Output::TooMuch { bytes: total });
+            return;
+        }
+        for &byte in &buffer[..n] {
+            if byte == b'\n' {
+                if tx.send(Output::Line(text(&line))).is_err() {
+                    return;
+                }
+                line.clear();
+            } else {
+                line.push(byte);
+                if line.len() > max_line {
+                    let _ = tx.send(Output::TooLong {
+                        start: text(&line[..line.len().min(80)]),
+                    });
+                    return;
+                }
+            }
+        }
+    }
+}
+
+fn text(bytes: &[u8]) -> String {
+    let s = String::from_utf8_lossy(bytes);
+    s.strip_suffix('\r').unwrap_or(&s).to_string()
+}
+
+/// A bot's stderr, kept up to a cap. Clone it to keep it after the game.
+#[derive(Clone, Debug, Default)]
+pub struct StderrTap {
+    inner: Arc<Mutex<Kept>>,
+}
+
+#[derive(Debug, Default)]
+struct Kept {
+    bytes: Vec<u8>,
+    dropped: u64,
+}
+
+impl StderrTap {
+    /// What the bot wrote to stderr so far (lossy UTF-8), with a note of how
+    /// much was dropped past the cap.
+    pub fn text(&self) -> String {
+        let kept = match self.inner.lock() {
+            Ok(kept) => kept,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        let mut text = String::from_utf8_lossy(&kept.bytes).into_owned();
+        if kept.dropped > 0 {
+            text.push_str(&format!("\n[{} more bytes dropped]\n", kept.dropped));
+        }
+        text
+    }
+
+    /// Starts the thread that drains `stderr` into this tap, keeping `cap` bytes.
+    pub(crate) fn drain(&self, mut stderr: impl Read + Send + 'static, cap: usize) {
+        let inner = Arc::clone(&self.inner);
+        let _ = thread::Builder::new()
+            .name("bot-stderr".into())
+            .spawn(move || {
+                let mut buffer = [0u8; 4096];
+                loop {
+                    let n = match stderr.read(&mut buffer) {
+                        Ok(0) => return,
+                        Ok(n) => n,
+                        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                        Err(_) => return,
+                    };
+                    let mut kept = match inner.lock() {
+                        Ok(kept) => kept,
+                        Err(poisoned) => poisoned.into_inner(),
+                    };
+                    let room = cap.saturating_sub(kept.bytes.len()).min(n);
+                    kept.bytes.extend_from_slice(&buffer[..room]);
+                    kept.dropped += (n - room) as u64;
+                }
+            });
+    }
+}

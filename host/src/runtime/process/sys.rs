@@ -1,0 +1,72 @@
+//! Every `unsafe` call of the process runtime: the new session and resource
+//! limits set in the child between `fork` and `exec`, and killing a process
+//! group. Nothing else in `runtime::process` touches libc.
+
+use std::io;
+use std::os::unix::process::CommandExt;
+use std::process::Command;
+
+/// Resource limits applied with `setrlimit` in the child before `exec`.
+/// `None` leaves the limit inherited from the host.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Rlimits {
+    pub address_space: Option<u64>,
+    pub cpu_seconds: Option<u64>,
+    pub processes: Option<u64>,
+}
+
+/// Makes the child the leader of a new session (so of a new process group
+/// whose id is its pid) and applies `limits`, before it runs the bot.
+pub fn contain(command: &mut Command, limits: Rlimits) {
+    let settings: [(libc::__rlimit_resource_t, Option<u64>); 4] = [
+        (libc::RLIMIT_AS, limits.address_space),
+        (libc::RLIMIT_CPU, limits.cpu_seconds),
+        (libc::RLIMIT_NPROC, limits.processes),
+        // A crashing bot leaves no core file behind.
+        (libc::RLIMIT_CORE, Some(0)),
+    ];
+    let hook = move || {
+        // SAFETY: `setsid` and `setrlimit` are async-signal-safe system calls;
+        // they touch no memory of the parent, allocate nothing and take no
+        // locks, which is all that is allowed between `fork` and `exec`. The
+        // `rlimit` value lives on this stack frame for the duration of the call.
+        unsafe {
+            if libc::setsid() == -1 {
+                return Err(io::Error::last_os_error());
+            }
+            for (resource, value) in settings {
+                if let Some(value) = value {
+                    let limit = libc::rlimit {
+                        rlim_cur: value,
+                        rlim_max: value,
+                    };
+                    if libc::setrlimit(resource, &limit) == -1 {
+                        return Err(io::Error::last_os_error());
+                    }
+                }
+            }
+        }
+        Ok(())
+    };
+    // SAFETY: the hook above only makes async-signal-safe system calls (see
+    // there), as `pre_exec` requires of code run in the forked child.
+    unsafe {
+        command.pre_exec(hook);
+    }
+}
+
+/// Sends SIGKILL to every process of the group `pgid`. A group that no
+/// longer exists is not an error.
+pub fn kill_group(pgid: u32) {
+    let Ok(pgid) = libc::pid_t::try_from(pgid) else {
+        return;
+    };
+    if pgid <= 1 {
+        return; // never signal "every process" or init's group
+    }
+    // SAFETY: `kill` takes plain integers and has no memory-safety
+    // preconditions; a negative pid names the process group.
+    unsafe {
+        libc::kill(-pgid, libc::SIGKILL);
+    }
+}

@@ -1,0 +1,16 @@
+#!/bin/sh
+# Misbehaving JSON-lines bots for the containment tests: `sh misbehave.sh MODE`.
+HELLO='{"hello":"clue-arena","protocol":"1.0","name":"misbehave"}'
+case "$1" in
+  silent)  sleep 100 ;;
+  badhello) read -r h; echo '{"hello":"clue-arena","protocol":"9.0","name":"future"}'; sleep 100 ;;
+  nothello) read -r h; echo 'HELO there'; sleep 100 ;;
+  garbage) read -r h; echo "$HELLO"; read -r r; echo 'this is not json'; sleep 100 ;;
+  closes)  read -r h; echo "$HELLO"; read -r r; exec 1>&-; sleep 100 ;;
+  exits)   read -r h; echo "$HELLO"; read -r r; exit 3 ;;
+  hangs)   read -r h; echo "$HELLO"; read -r r; sleep 100 ;;
+  flood)   read -r h; echo "$HELLO"; read -r r; while :; do echo '{"reply":"ok"}'; done ;;
+  longline) read -r h; echo "$HELLO"; read -r r; while :; do printf 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'; done ;;
+  forks)   read -r h; echo "$HELLO"; sleep 100 & sh -c 'sleep 100 & sleep 100' & read -r r; exit 4 ;;
+  *) echo "unknown mode $1" >&2; exit 2 ;;
+esac
