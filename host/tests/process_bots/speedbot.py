@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""A 2014-style Speed Clue bot: `speedbot.py ID PORT`, TCP, standard library only."""
+import random
+import socket
+import sys
+
+SUSPECTS = "Gr Mu Pe Pl Sc Wh".split()
+WEAPONS = "Ca Kn Pi Re Ro Wr".split()
+ROOMS = "Ba Bi Co Di Ha Ki Li Lo St".split()
+CATEGORIES = [SUSPECTS, WEAPONS, ROOMS]
+
+
+def main():
+    ident, port = sys.argv[1], int(sys.argv[2])
+    conn = socket.create_connection(("127.0.0.1", port))
+    reader = conn.makefile("r")
+
+    def say(line):
+        conn.sendall((line + "\n").encode())
+
+    say(ident + " alive")
+    me, hand, seen, made, forced = None, set(), set(), set(), None
+    rng = random.Random(ident)
+    for line in reader:
+        words = line.split()
+        if not words:
+            continue
+        kind = words[0]
+        if kind == "reset":
+            me, hand = int(words[2]), set(words[3:])
+            seen, made, forced = set(hand), set(), None
+            say("ok")
+        elif kind == "suggest":
+            for _ in range(500):
+                pick = tuple(rng.choice([c for c in cat if c not in seen] or cat) for cat in CATEGORIES)
+                if pick not in made:
+                    break
+            else:
+                pick = next((s, w, r) for s in SUSPECTS for w in WEAPONS for r in ROOMS if (s, w, r) not in made)
+            made.add(pick)
+            say("suggest " + " ".join(pick))
+        elif kind == "disprove":
+            say("show " + next(c for c in words[2:5] if c in hand))
+        elif kind == "suggestion":
+            who, cards, shower = int(words[1]), words[2:5], words[5]
+            if len(words) > 6:
+                seen.add(words[6])
+            if who == me and shower == "-" and not hand.intersection(cards):
+                forced = cards
+            say("ok")
+        elif kind == "accuse":
+            left = [[c for c in cat if c not in seen] for cat in CATEGORIES]
+            if forced:
+                say("accuse " + " ".join(forced))
+            elif all(len(l) == 1 for l in left):
+                say("accuse " + " ".join(l[0] for l in left))
+            else:
+                say("-")
+        elif kind == "accusation":
+            say("ok")
+        elif kind == "done":
+            say("dead")
+            return
+        else:
+            sys.stderr.write("unknown message: " + line)
+
+
+if __name__ == "__main__":
+    main()
