@@ -353,3 +353,54 @@ fn transform<R: Ring>(values: &mut [R], grid: &Grid, binomials: &Binomials<R>, i
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::knowledge::{Knowledge, Owner};
+    use crate::ring::Wide;
+
+    /// The counts as plain integers, to compare rings.
+    fn plain<R: Ring>(
+        problem: &Problem,
+    ) -> (Option<u128>, Vec<Vec<Option<u128>>>, Vec<Option<u128>>) {
+        let counts = count::<R>(problem, problem.cells().unwrap());
+        (
+            counts.total.to_u128(),
+            counts
+                .per_card
+                .iter()
+                .map(|row| row.iter().map(|c| c.to_u128()).collect())
+                .collect(),
+            counts
+                .envelope_types
+                .iter()
+                .map(|(_, c)| c.to_u128())
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn every_ring_counts_the_same() {
+        let mut generalized = Knowledge::new(&[(0..9).collect()], &[3], &[2, 2, 2]).unwrap();
+        generalized.add_has_one_of(0, &[0, 1, 2]).unwrap();
+        generalized.add_has_one_of(1, &[2, 3, 4, 5]).unwrap();
+        generalized.add_cannot_disprove(2, &[0, 6]).unwrap();
+        let mut three = Knowledge::new(
+            &[vec![0, 1, 2], vec![3, 4, 5], vec![6, 7, 8, 9]],
+            &[1, 1, 1],
+            &[3, 4],
+        )
+        .unwrap();
+        three.add_has(Owner::Player(1), 9).unwrap();
+        three.add_has_one_of(0, &[0, 3, 6]).unwrap();
+        for knowledge in [generalized, three] {
+            let problem = Problem::new(&knowledge);
+            let narrow = plain::<u64>(&problem);
+            assert!(narrow.0.is_some_and(|total| total > 0));
+            assert_eq!(plain::<u128>(&problem), narrow);
+            assert_eq!(plain::<Wide<4>>(&problem), narrow);
+            assert_eq!(plain::<Wide<8>>(&problem), narrow);
+        }
+    }
+}

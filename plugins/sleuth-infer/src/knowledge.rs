@@ -73,11 +73,17 @@ impl Knowledge {
         for (category, members) in categories.iter().enumerate() {
             for &card in members {
                 if card >= cards {
-                    return Err(SetupError::MissingCard {
-                        card: (0..cards)
-                            .find(|&c| category_of[c] == usize::MAX)
-                            .unwrap_or(0),
-                    });
+                    // `cards` ids, one out of range: some id below is absent.
+                    let present = CardSet::of(
+                        &categories
+                            .iter()
+                            .flatten()
+                            .copied()
+                            .filter(|&c| c < cards)
+                            .collect::<Vec<_>>(),
+                    );
+                    let missing = CardSet::first(cards).minus(present).lowest().unwrap_or(0);
+                    return Err(SetupError::MissingCard { card: missing });
                 }
                 if category_of[card] != usize::MAX {
                     return Err(SetupError::DuplicateCard { card });
@@ -147,7 +153,7 @@ impl Knowledge {
         self.hand_sizes[player]
     }
 
-    /// `owner` holds `card`.
+    /// `owner` holds `card`: it was shown to us, or to everyone.
     pub fn add_has(&mut self, owner: Owner, card: usize) -> Result<(), Contradiction> {
         let index = self.index(owner);
         self.check_card(card);

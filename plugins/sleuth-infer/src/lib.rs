@@ -12,10 +12,22 @@
 //!
 //! [`Knowledge::probabilities`] then weighs every consistent deal equally
 //! and gives the chance of each card being with each owner and of each
-//! complete envelope. It counts the deals exactly (inclusion-exclusion over
-//! classes of interchangeable cards, see the `exact` module), and falls back
-//! to a seeded sampled estimate, flagged `exact: false`, only past the work
-//! bound stated on [`Config`].
+//! complete envelope, from exact counts of deals:
+//!
+//! - open cards that no constraint tells apart (same category, same possible
+//!   owners, same clauses) form a class, and a set of cards is reduced to how
+//!   many it holds of each class: a cell of a grid of `prod(s_c + 1)` cells;
+//! - per owner, `F_o(T)` counts the hands it may take inside `T` (closed
+//!   form, or a subset-sum transform when it has clauses);
+//! - hand sizes add up to the open cards, so Möbius inversion of the product
+//!   of the other owners' `F` counts the ways they share what an owner's hand
+//!   leaves: summed over that owner's hands it gives the total, the count per
+//!   card, and for the envelope the count per envelope;
+//! - signed sums run in wrapping integers (64 to 512 bits) wider than a proven
+//!   bound on the total, so every count read out is exact.
+//!
+//! Past the work bound stated on [`Config`] it falls back to a seeded
+//! sampled estimate, flagged `exact: false`.
 //!
 //! ```
 //! use sleuth_infer::{Config, Knowledge, Owner};

@@ -23,7 +23,7 @@ use crate::sample;
 ///   open. The count takes about that many ring operations: on the classic
 ///   deck at most `2^18 * 36 * 6`, about 57 million, and usually far fewer.
 /// - **Memory**: `cells * (owners + 1) * ring_bytes <= memory_limit`, with
-///   16, 32 or 64 byte rings.
+///   8, 16, 32 or 64 byte rings.
 /// - **Size**: the number of deals, bounded by the multinomial of the open
 ///   hand sizes, is below `2^510` (so exact counts fit the widest ring).
 #[derive(Clone, Debug)]
@@ -141,6 +141,9 @@ impl Knowledge {
         };
         if let Some(cells) = problem.cells() {
             // Two bits of margin over the bound on the total.
+            if log2_deals + 2.0 < 64.0 && fits(cells, 8) {
+                return self.exact_result(&problem, exact::count::<u64>(&problem, cells), config);
+            }
             if log2_deals + 2.0 < 128.0 && fits(cells, 16) {
                 return self.exact_result(&problem, exact::count::<u128>(&problem, cells), config);
             }

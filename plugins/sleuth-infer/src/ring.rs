@@ -47,6 +47,29 @@ impl Ring for u128 {
     }
 }
 
+impl Ring for u64 {
+    const ZERO: u64 = 0;
+    const ONE: u64 = 1;
+    fn from_u128(value: u128) -> u64 {
+        value as u64
+    }
+    fn add(self, other: u64) -> u64 {
+        self.wrapping_add(other)
+    }
+    fn sub(self, other: u64) -> u64 {
+        self.wrapping_sub(other)
+    }
+    fn mul(self, other: u64) -> u64 {
+        self.wrapping_mul(other)
+    }
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
+    fn to_u128(self) -> Option<u128> {
+        Some(self as u128)
+    }
+}
+
 /// `64 * L` bit integers, least significant limb first.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) struct Wide<const L: usize>([u64; L]);

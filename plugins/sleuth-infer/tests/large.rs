@@ -33,6 +33,23 @@ fn check_sums(knowledge: &Knowledge, config: &Config) {
     }
 }
 
+fn binomial(n: u128, k: u128) -> u128 {
+    (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
+}
+
+#[test]
+fn counts_between_u64_and_u128_are_exact() {
+    // 40 items, 4 hidden, 6 hands of 6; we hold 0..6.
+    let mut knowledge = generalized(40, 4, 6);
+    knowledge.add_hand(0, &(0..6).collect::<Vec<_>>()).unwrap();
+    let odds = knowledge.probabilities(&Config::default()).unwrap();
+    let deals =
+        binomial(34, 4) * binomial(30, 6) * binomial(24, 6) * binomial(18, 6) * binomial(12, 6);
+    assert!(deals > u64::MAX as u128);
+    assert_eq!(odds.deals, Some(deals));
+    assert_eq!(odds.deals_with(10, Owner::Envelope), Some(deals / 34 * 4));
+}
+
 #[test]
 fn counts_past_u128_stay_exact() {
     // 100 items, 4 hidden, 6 hands of 16; we hold 0..16. The 84 others
