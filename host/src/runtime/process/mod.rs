@@ -124,9 +124,31 @@ pub fn connect(
     command: &str,
     limits: &ProcessLimits,
 ) -> Result<Box<dyn clue_engine::SeatController>, SpawnError> {
+    connect_keeping_stderr(protocol, command, limits).map(|(bot, _)| bot)
+}
+
+/// [`connect`], also handing back the bot's stderr so a game record or a
+/// tournament can keep it after the game.
+pub fn connect_keeping_stderr(
+    protocol: Protocol,
+    command: &str,
+    limits: &ProcessLimits,
+) -> Result<(Box<dyn clue_engine::SeatController>, StderrTap), SpawnError> {
     Ok(match protocol {
-        Protocol::Jsonl => Box::new(jsonl::JsonlBot::spawn(command, limits)?),
-        Protocol::Uniclue => Box::new(uniclue::UniclueClient::spawn(command, limits)?),
-        Protocol::Speedclue => Box::new(speedclue::SpeedclueBot::spawn(command, limits)?),
+        Protocol::Jsonl => {
+            let bot = jsonl::JsonlBot::spawn(command, limits)?;
+            let stderr = bot.stderr();
+            (Box::new(bot), stderr)
+        }
+        Protocol::Uniclue => {
+            let mut bot = uniclue::UniclueClient::spawn(command, limits)?;
+            let stderr = bot.link_mut().stderr();
+            (Box::new(bot), stderr)
+        }
+        Protocol::Speedclue => {
+            let bot = speedclue::SpeedclueBot::spawn(command, limits)?;
+            let stderr = bot.stderr();
+            (Box::new(bot), stderr)
+        }
     })
 }

@@ -361,11 +361,9 @@ impl SpeedclueBot {
                 );
                 self.tell(&line, "ok")?;
             }
-            Event::GameOver { .. } => {
-                // The bot may exit at once instead of saying `dead`: both end its game.
-                if self.send("done").is_ok() {
-                    let _ = self.recv(self.limits.message, "`dead`");
-                }
+            // The bot may exit at once instead of saying `dead`: both end its game.
+            Event::GameOver { .. } if self.send("done").is_ok() => {
+                let _ = self.recv(self.limits.message, "`dead`");
             }
             _ => {}
         }
