@@ -19,7 +19,7 @@
 //!
 //! let layout = "\
 //! K,K*,K#,W,Wv,W
-//! W,W,W<,W,H,H
+//! W,W^,W,W,H,H
 //! W,W,W,W,H*,H#
 //! ";
 //! let setup = "\
@@ -27,21 +27,23 @@
 //! Room, Kitchen, K
 //! Room, Hall, H
 //! Space, Walkway, W
-//! Player, Miss Scarlet, red, Human, 2, 0
+//! Player, Miss Scarlet, red, Human, 2, 1
 //! Weapon, Rope
 //! ";
 //! let board = parse(layout, "ClueLayout.csv", setup, "ClueSetup.txt").unwrap();
 //! assert_eq!((board.rows(), board.cols()), (3, 6));
-//! assert_eq!(board.persons()[0].start, Some((2, 0)));
+//! assert_eq!(board.persons()[0].start, Some((2, 1)));
 //!
-//! // From (2,0), a roll of 3 reaches three walkway cells, and the Kitchen
-//! // (through the door at (1,2)) with a step to spare.
+//! // From (2,1), a roll of 3 reaches walkway cells such as (1,3), and the
+//! // Kitchen (through the door at (1,1)) with a step to spare.
 //! let kitchen = Node::Room(board.room_index('K').unwrap());
-//! let from = Node::Cell { row: 2, col: 0 };
+//! let from = board.start_nodes()[0];
+//! assert_eq!(from, Node::Cell { row: 2, col: 1 });
 //! let targets = board.targets(from, 3, &[]);
 //! assert!(targets.contains(&kitchen));
-//! assert!(targets.contains(&Node::Cell { row: 2, col: 3 }));
-//! assert!(!targets.contains(&Node::Cell { row: 1, col: 0 }));
+//! assert!(targets.contains(&Node::Cell { row: 1, col: 3 }));
+//! assert!(!targets.contains(&from));
+//! print!("{}", board.render(false, &targets, &[(from, 'S')]));
 //!
 //! // A bad cell is reported where it is.
 //! let err = parse("K,Q", "ClueLayout.csv", setup, "ClueSetup.txt").unwrap_err();

@@ -335,7 +335,8 @@ fn section_headers() {
     let setup =
         format!("{SETUP}PEOPLE\nFrodo,brown,0,2\nSam, green, 2, 1\nWEAPONS:\nSting\nAndúril, AN\n");
     let board = load(LAYOUT, &setup);
-    let people: Vec<(&str, Option<&str>, Option<(u16, u16)>)> = board
+    type Seen<'a> = (&'a str, Option<&'a str>, Option<(u16, u16)>);
+    let people: Vec<Seen> = board
         .persons()
         .iter()
         .map(|p| (p.name.as_str(), p.color.as_deref(), p.start))
