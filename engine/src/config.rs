@@ -24,6 +24,10 @@ pub struct GameConfig {
     pub speedclue: SpeedclueOptions,
     #[serde(default)]
     pub framework: FrameworkOptions,
+    /// `csci306` and `classic`: the board's layout and setup text (the
+    /// project's own board of the variant when `None`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board: Option<BoardText>,
     /// A fixed deal instead of a random one: each seat's hand in dealt order;
     /// the envelope is whatever is left.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -32,6 +36,16 @@ pub struct GameConfig {
 
 pub fn default_max_rounds() -> u32 {
     200
+}
+
+/// A CSCI306-format board as text, with the file names errors should name.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoardText {
+    pub layout_name: String,
+    pub layout: String,
+    pub setup_name: String,
+    pub setup: String,
 }
 
 /// `generalized`: `items` cards (`n`), `hidden` of them in the envelope (`k`).
@@ -96,6 +110,9 @@ pub struct FrameworkOptions {
     pub width: u16,
     pub persons: u16,
     pub weapons: u16,
+    /// A board in the protocol's table form instead of a random one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<String>,
 }
 
 impl Default for FrameworkOptions {
@@ -104,6 +121,7 @@ impl Default for FrameworkOptions {
             width: 10,
             persons: 6,
             weapons: 6,
+            table: None,
         }
     }
 }
@@ -137,6 +155,8 @@ pub enum ConfigError {
     Deal(String),
     #[error("{0} is played on a board; none was given")]
     NoBoard(Variant),
+    #[error("bad board: {0}")]
+    Board(String),
 }
 
 impl GameConfig {
@@ -150,6 +170,7 @@ impl GameConfig {
             uniclue: UniclueOptions::default(),
             speedclue: SpeedclueOptions::default(),
             framework: FrameworkOptions::default(),
+            board: None,
             deal: None,
         }
     }

@@ -112,7 +112,7 @@ pub fn play(
     let deck = match config.standard_deck() {
         Some(deck) => deck,
         None => topology
-            .deck(config)
+            .deck()
             .ok_or(ConfigError::NoBoard(config.variant))?,
     };
     let hidden = config.hidden_counts(&deck);

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use clap::Args;
 use clue_engine::GameConfig;
-use clue_engine::config::{FrameworkOptions, GeneralizedOptions};
+use clue_engine::config::{BoardText, FrameworkOptions, GeneralizedOptions};
 use clue_plugin_api::Variant;
 use serde::Deserialize;
 
@@ -44,6 +44,15 @@ pub struct VariantArgs {
     /// framework: the number of weapons
     #[arg(long)]
     pub weapons: Option<u16>,
+    /// csci306/classic: the board's layout CSV (with --setup; default: the project's board)
+    #[arg(long, value_name = "FILE", requires = "setup")]
+    pub layout: Option<std::path::PathBuf>,
+    /// csci306/classic: the board's setup TXT (with --layout)
+    #[arg(long, value_name = "FILE", requires = "layout")]
+    pub setup: Option<std::path::PathBuf>,
+    /// framework: a board in the protocol's table form instead of a random one
+    #[arg(long, value_name = "FILE")]
+    pub table: Option<std::path::PathBuf>,
     /// A YAML file with any of these options (flags given on the command line win)
     #[arg(long, value_name = "FILE")]
     pub variant_file: Option<std::path::PathBuf>,
@@ -64,6 +73,10 @@ pub struct VariantFile {
     pub width: Option<u16>,
     pub persons: Option<u16>,
     pub weapons: Option<u16>,
+    /// Paths relative to the variant file.
+    pub layout: Option<std::path::PathBuf>,
+    pub setup: Option<std::path::PathBuf>,
+    pub table: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -81,12 +94,15 @@ pub enum OptionsError {
 
 impl VariantFile {
     pub fn load(path: &Path) -> Result<VariantFile, OptionsError> {
-        let name = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| OptionsError::Read {
-            path: name.clone(),
-            source,
-        })?;
-        VariantFile::parse(&text, &name)
+        let text = read(path)?;
+        let mut file = VariantFile::parse(&text, &path.display().to_string())?;
+        let base = path.parent().unwrap_or(Path::new("."));
+        for p in [&mut file.layout, &mut file.setup, &mut file.table] {
+            if let Some(p) = p.as_mut() {
+                *p = base.join(&*p);
+            }
+        }
+        Ok(file)
     }
 
     pub fn parse(text: &str, name: &str) -> Result<VariantFile, OptionsError> {
@@ -98,6 +114,13 @@ impl VariantFile {
             message: e.to_string(),
         })
     }
+}
+
+fn read(path: &Path) -> Result<String, OptionsError> {
+    std::fs::read_to_string(path).map_err(|source| OptionsError::Read {
+        path: path.display().to_string(),
+        source,
+    })
 }
 
 impl VariantArgs {
@@ -134,7 +157,21 @@ impl VariantArgs {
             width: self.width.or(file.width).unwrap_or(f.width),
             persons: self.persons.or(file.persons).unwrap_or(f.persons),
             weapons: self.weapons.or(file.weapons).unwrap_or(f.weapons),
+            table: match self.table.clone().or(file.table) {
+                Some(path) => Some(read(&path)?),
+                None => None,
+            },
         };
+        let layout = self.layout.clone().or(file.layout);
+        let setup = self.setup.clone().or(file.setup);
+        if let (Some(layout), Some(setup)) = (layout, setup) {
+            config.board = Some(BoardText {
+                layout_name: layout.display().to_string(),
+                layout: read(&layout)?,
+                setup_name: setup.display().to_string(),
+                setup: read(&setup)?,
+            });
+        }
         config.validate()?;
         Ok(config)
     }
