@@ -360,10 +360,11 @@ mod tests {
     use crate::knowledge::{Knowledge, Owner};
     use crate::ring::Wide;
 
+    /// Total, per owner and class, per envelope type.
+    type Plain = (Option<u128>, Vec<Vec<Option<u128>>>, Vec<Option<u128>>);
+
     /// The counts as plain integers, to compare rings.
-    fn plain<R: Ring>(
-        problem: &Problem,
-    ) -> (Option<u128>, Vec<Vec<Option<u128>>>, Vec<Option<u128>>) {
+    fn plain<R: Ring>(problem: &Problem) -> Plain {
         let counts = count::<R>(problem, problem.cells().unwrap());
         (
             counts.total.to_u128(),
