@@ -136,6 +136,90 @@ fn main() -> Result<(), Box<dyn Error>> {
         dense.sampled += usize::from(!odds.exact);
     }
     report("20 clauses only ", &dense);
+
+    for (items, hidden, players) in [(30, 3, 3), (60, 3, 3)] {
+        let seed = rng.next();
+        generalized(
+            items,
+            hidden,
+            players,
+            games.min(50),
+            &config,
+            &mut Rng(seed),
+        )?;
+    }
+    // What the fallback costs, forced on the same kind of states.
+    let forced = Config {
+        work_limit: 0,
+        ..Config::default()
+    };
+    generalized(60, 3, 3, games.min(10), &forced, &mut rng)?;
+    Ok(())
+}
+
+/// `generalized`: each turn a player interrogates a random opponent with 2
+/// to 4 random items; player 0 sees the item only when it asked.
+fn generalized(
+    items: usize,
+    hidden: usize,
+    players: usize,
+    games: usize,
+    config: &Config,
+    rng: &mut Rng,
+) -> Result<(), Box<dyn Error>> {
+    let hand_size = (items - hidden) / players;
+    let categories = vec![(0..items).collect::<Vec<_>>()];
+    let mut stats = Stats {
+        times: Vec::new(),
+        sampled: 0,
+    };
+    for _ in 0..games {
+        let mut order: Vec<usize> = (0..items).collect();
+        for i in (1..items).rev() {
+            order.swap(i, rng.below(i + 1));
+        }
+        let mut deal = vec![Owner::Envelope; items];
+        for (i, &item) in order[hidden..].iter().enumerate() {
+            deal[item] = Owner::Player(i / hand_size);
+        }
+        let mut knowledge = Knowledge::new(&categories, &[hidden], &vec![hand_size; players])?;
+        let hand: Vec<usize> = (0..items)
+            .filter(|&c| deal[c] == Owner::Player(0))
+            .collect();
+        knowledge.add_hand(0, &hand)?;
+        for turn in 0..SUGGESTIONS {
+            let asker = turn % players;
+            let target = (asker + 1 + rng.below(players - 1)) % players;
+            let mut list: Vec<usize> = (0..2 + rng.below(3)).map(|_| rng.below(items)).collect();
+            list.sort_unstable();
+            list.dedup();
+            let started = Instant::now();
+            let held: Vec<usize> = list
+                .iter()
+                .copied()
+                .filter(|&c| deal[c] == Owner::Player(target))
+                .collect();
+            if held.is_empty() {
+                knowledge.add_cannot_disprove(target, &list)?;
+            } else if asker == 0 {
+                knowledge.add_has(Owner::Player(target), held[0])?;
+            } else if target != 0 {
+                knowledge.add_has_one_of(target, &list)?;
+            }
+            let odds = knowledge.probabilities(config)?;
+            stats.times.push(started.elapsed());
+            stats.sampled += usize::from(!odds.exact);
+        }
+    }
+    let label = if config.work_limit == 0 {
+        "sampled"
+    } else {
+        "default"
+    };
+    report(
+        &format!("generalized {items}/{hidden}/{players} {label}"),
+        &stats,
+    );
     Ok(())
 }
 

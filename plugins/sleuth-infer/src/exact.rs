@@ -105,13 +105,14 @@ pub(crate) fn count<R: Ring>(problem: &Problem, cells: usize) -> Counts<R> {
         if Some(position) == derived {
             continue;
         }
-        others.fill(R::ONE);
-        for (other, within) in hands_within.iter().enumerate() {
-            if other != position {
-                for (value, &factor) in others.iter_mut().zip(within) {
-                    *value = value.mul(factor);
-                }
-            }
+        let factors: Vec<&[R]> = (0..owners.len())
+            .filter(|&other| other != position)
+            .map(|other| hands_within[other].as_slice())
+            .collect();
+        for (cell, value) in others.iter_mut().enumerate() {
+            *value = factors
+                .iter()
+                .fold(R::ONE, |product, factor| product.mul(factor[cell]));
         }
         transform(&mut others, &grid, &binomials, true);
         let mut sum = R::ZERO;
@@ -310,45 +311,90 @@ fn closed_form<R: Ring>(spec: &OwnerSpec, grid: &Grid, binomials: &Binomials<R>)
     values
 }
 
+/// Cells per piece of the grid transformed in one go along the short axes,
+/// so that the piece stays in cache (256 KiB of `u64`).
+const PIECE_CELLS: usize = 1 << 15;
+
 /// The subset-sum (zeta) transform over the grid, or its inverse (Möbius)
 /// when `inverse`: along an axis of length `s + 1`,
 /// `out[t] = sum over a <= t of C(t, a) * in[a]`, with sign `(-1)^(t - a)`
-/// for the inverse.
+/// for the inverse. Axes are independent, so the short ones are done piece
+/// by piece while a piece is in cache, the long ones over the whole grid.
 fn transform<R: Ring>(values: &mut [R], grid: &Grid, binomials: &Binomials<R>, inverse: bool) {
-    let mut line = Vec::new();
-    for (c, &size) in grid.sizes.iter().enumerate() {
-        let stride = grid.strides[c];
-        let block = stride * (size + 1);
-        if size == 1 {
-            for chunk in values.chunks_exact_mut(block) {
-                let (low, high) = chunk.split_at_mut(stride);
-                for (high, &low) in high.iter_mut().zip(low.iter()) {
-                    *high = if inverse {
-                        high.sub(low)
-                    } else {
-                        high.add(low)
-                    };
-                }
-            }
-            continue;
+    transform_in_pieces(values, grid, binomials, inverse, PIECE_CELLS);
+}
+
+/// [`transform`] with pieces of at most `piece_cells` cells.
+fn transform_in_pieces<R: Ring>(
+    values: &mut [R],
+    grid: &Grid,
+    binomials: &Binomials<R>,
+    inverse: bool,
+    piece_cells: usize,
+) {
+    let span = |c: usize| grid.strides[c] * (grid.sizes[c] + 1);
+    let short = (0..grid.sizes.len())
+        .take_while(|&c| span(c) <= piece_cells)
+        .count();
+    let piece = if short == 0 { 1 } else { span(short - 1) };
+    for chunk in values.chunks_exact_mut(piece) {
+        for c in 0..short {
+            transform_axis(chunk, grid.strides[c], grid.sizes[c], binomials, inverse);
         }
-        for start in (0..grid.cells).step_by(block) {
-            for offset in 0..stride {
-                let base = start + offset;
-                line.clear();
-                line.extend((0..=size).map(|t| values[base + t * stride]));
-                for t in 0..=size {
-                    let mut value = R::ZERO;
-                    for (a, &entry) in line.iter().enumerate().take(t + 1) {
-                        let term = binomials.get(t, a).mul(entry);
-                        value = if inverse && (t - a) % 2 == 1 {
-                            value.sub(term)
-                        } else {
-                            value.add(term)
-                        };
-                    }
-                    values[base + t * stride] = value;
+    }
+    for c in short..grid.sizes.len() {
+        transform_axis(values, grid.strides[c], grid.sizes[c], binomials, inverse);
+    }
+}
+
+/// [`transform`] along one axis of length `size + 1` and stride `stride`,
+/// over `values` (a whole number of spans of that axis).
+fn transform_axis<R: Ring>(
+    values: &mut [R],
+    stride: usize,
+    size: usize,
+    binomials: &Binomials<R>,
+    inverse: bool,
+) {
+    let span = stride * (size + 1);
+    if size == 1 {
+        for chunk in values.chunks_exact_mut(span) {
+            let (low, high) = chunk.split_at_mut(stride);
+            for (high, &low) in high.iter_mut().zip(low.iter()) {
+                *high = if inverse {
+                    high.sub(low)
+                } else {
+                    high.add(low)
+                };
+            }
+        }
+        return;
+    }
+    // Signed binomials of the axis, row t: C(t, a) (-1)^(t - a) if inverse.
+    let coefficients: Vec<R> = (0..=size)
+        .flat_map(|t| {
+            (0..=size).map(move |a| {
+                let c = binomials.get(t, a);
+                if inverse && a <= t && (t - a) % 2 == 1 {
+                    R::ZERO.sub(c)
+                } else {
+                    c
                 }
+            })
+        })
+        .collect();
+    let mut line = vec![R::ZERO; size + 1];
+    for chunk in values.chunks_exact_mut(span) {
+        for offset in 0..stride {
+            for (t, entry) in line.iter_mut().enumerate() {
+                *entry = chunk[offset + t * stride];
+            }
+            for t in 0..=size {
+                let row = &coefficients[t * (size + 1)..=t * (size + 1) + t];
+                chunk[offset + t * stride] = row
+                    .iter()
+                    .zip(&line)
+                    .fold(R::ZERO, |sum, (&c, &entry)| sum.add(c.mul(entry)));
             }
         }
     }
@@ -379,6 +425,25 @@ mod tests {
                 .map(|(_, c)| c.to_u128())
                 .collect(),
         )
+    }
+
+    #[test]
+    fn pieces_do_not_change_transforms() {
+        let grid = Grid::new(vec![1, 2, 1, 3, 1], 2 * 3 * 2 * 4 * 2);
+        let binomials = Binomials::<u64>::new();
+        let start: Vec<u64> = (0..grid.cells as u64).map(|i| i * i % 17).collect();
+        for inverse in [false, true] {
+            let mut whole = start.clone();
+            transform_in_pieces(&mut whole, &grid, &binomials, inverse, usize::MAX);
+            for piece in [1, 2, 6, 12, 48] {
+                let mut pieces = start.clone();
+                transform_in_pieces(&mut pieces, &grid, &binomials, inverse, piece);
+                assert_eq!(pieces, whole, "piece {piece}");
+            }
+            // The inverse undoes the transform.
+            transform_in_pieces(&mut whole, &grid, &binomials, !inverse, 4);
+            assert_eq!(whole, start);
+        }
     }
 
     #[test]

@@ -57,6 +57,10 @@ struct Rules<'a> {
     open: Vec<usize>,
     /// Per open position: owner indices that may take it.
     allowed: Vec<Vec<usize>>,
+    /// Per open position: the same as a mask of owner indices.
+    allowed_mask: Vec<u64>,
+    /// Per owner index: the card sets of its clauses.
+    clauses: Vec<Vec<CardSet>>,
     /// Per owner index: cards it must take besides the certain ones.
     need: Vec<usize>,
     /// Per category: envelope cards still to place.
@@ -65,15 +69,21 @@ struct Rules<'a> {
 }
 
 impl Rules<'_> {
-    fn clauses_hold(&self, hands: &[CardSet], unplaced: CardSet, player: Option<usize>) -> bool {
+    /// Whether every clause can still be met while `unplaced` cards are
+    /// still to deal.
+    fn clauses_hold(&self, hands: &[CardSet], unplaced: CardSet) -> bool {
         self.knowledge.clause_list().iter().all(|clause| {
-            if player.is_some_and(|p| p != clause.player) {
-                return true;
-            }
             !(hands[clause.player] & clause.cards).is_empty()
                 || (!(unplaced & clause.cards).is_empty()
                     && hands[clause.player].len() < self.need[clause.player])
         })
+    }
+
+    /// Whether the full hand of `owner` meets its clauses.
+    fn hand_meets_clauses(&self, hands: &[CardSet], owner: usize) -> bool {
+        self.clauses[owner]
+            .iter()
+            .all(|&cards| !(hands[owner] & cards).is_empty())
     }
 
     fn envelope_holds(&self, hands: &[CardSet]) -> bool {
@@ -97,7 +107,7 @@ pub(crate) fn sample(knowledge: &Knowledge, samples: usize, seed: u64) -> Option
             .filter(|&o| knowledge.possible_set(o).contains(card))
             .count()
     });
-    let allowed = open
+    let allowed: Vec<Vec<usize>> = open
         .iter()
         .map(|&card| {
             (0..owners)
@@ -105,6 +115,14 @@ pub(crate) fn sample(knowledge: &Knowledge, samples: usize, seed: u64) -> Option
                 .collect()
         })
         .collect();
+    let allowed_mask = allowed
+        .iter()
+        .map(|owners| owners.iter().fold(0u64, |mask, &o| mask | 1 << o))
+        .collect();
+    let mut clauses = vec![Vec::new(); owners];
+    for clause in knowledge.clause_list() {
+        clauses[clause.player].push(clause.cards);
+    }
     let need: Vec<usize> = (0..owners)
         .map(|o| {
             let size = if o == envelope {
@@ -125,6 +143,8 @@ pub(crate) fn sample(knowledge: &Knowledge, samples: usize, seed: u64) -> Option
         knowledge,
         open,
         allowed,
+        allowed_mask,
+        clauses,
         need,
         envelope_need,
         envelope,
@@ -222,7 +242,7 @@ fn search(
         }
         hands[owner].insert(card);
         owner_of[position] = owner;
-        if rules.clauses_hold(hands, rest, None)
+        if rules.clauses_hold(hands, rest)
             && search(rules, position + 1, hands, owner_of, rest, budget, rng)
         {
             return true;
@@ -251,26 +271,31 @@ fn step(rules: &Rules, owner_of: &mut [usize], hands: &mut [CardSet], rng: &mut 
             return;
         }
     }
-    let picked = &picked[..length];
-    let before: Vec<usize> = picked.iter().map(|&p| owner_of[p]).collect();
+    let mut before = [0usize; 3];
+    for i in 0..length {
+        before[i] = owner_of[picked[i]];
+    }
     // Card i goes to the owner of card i + 1.
-    let after: Vec<usize> = (0..length).map(|i| before[(i + 1) % length]).collect();
-    if (0..length).any(|i| before[i] == after[i] || !rules.allowed[picked[i]].contains(&after[i])) {
-        return;
+    let mut after = [0usize; 3];
+    for i in 0..length {
+        after[i] = before[(i + 1) % length];
+        if before[i] == after[i] || rules.allowed_mask[picked[i]] >> after[i] & 1 == 0 {
+            return;
+        }
     }
     let apply = |owner_of: &mut [usize], hands: &mut [CardSet], from: &[usize], to: &[usize]| {
-        for (i, &position) in picked.iter().enumerate() {
-            let card = rules.open[position];
+        for i in 0..length {
+            let card = rules.open[picked[i]];
             hands[from[i]].remove(card);
             hands[to[i]].insert(card);
-            owner_of[position] = to[i];
+            owner_of[picked[i]] = to[i];
         }
     };
     apply(owner_of, hands, &before, &after);
     let consistent = rules.envelope_holds(hands)
-        && before
+        && before[..length]
             .iter()
-            .all(|&owner| rules.clauses_hold(hands, CardSet::EMPTY, Some(owner)));
+            .all(|&owner| rules.hand_meets_clauses(hands, owner));
     if !consistent {
         apply(owner_of, hands, &after, &before);
     }
