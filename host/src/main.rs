@@ -20,6 +20,11 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Draw a board, or list the targets of a roll or the cells next to one
+    Board {
+        #[command(subcommand)]
+        command: cli::board::BoardCommand,
+    },
     /// Play one game and print an account of it
     Play(cli::play::PlayArgs),
     /// Re-run a logged game from its seed and bots and check every event is identical
@@ -55,6 +60,7 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
+        Command::Board { command } => cli::board::run(command),
         Command::Play(args) => cli::play::run(args),
         Command::Replay { log, db, game } => cli::replay::run(log.as_deref(), db.as_deref(), game),
         Command::Tournament(command) => cli::tournament::run(command),

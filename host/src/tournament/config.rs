@@ -310,12 +310,6 @@ pub fn parse(text: &str, file: &str, base_dir: &Path) -> Result<Tournament, File
             };
             return Err(err(pos, e.to_string()));
         }
-        if variant.has_board() {
-            return Err(err(
-                Pos::from(&raw.variant),
-                format!("{variant} is played on a board; tournaments do not load boards yet"),
-            ));
-        }
         let label = if raw.sweep.is_some() {
             setting_label(&config, over)
         } else {
