@@ -59,16 +59,19 @@ impl Grid {
         }
     }
 
+    /// The count per class of a cell.
+    fn digits(&self, cell: usize) -> Vec<u8> {
+        self.sizes
+            .iter()
+            .zip(&self.strides)
+            .map(|(&size, &stride)| (cell / stride % (size + 1)) as u8)
+            .collect()
+    }
+
     /// The cell of the full set `U`.
     fn full(&self) -> usize {
         self.cells - 1
     }
-}
-
-/// One valid hand type of an owner: its cell and its count per class.
-struct HandType {
-    cell: usize,
-    counts: Vec<u8>,
 }
 
 /// Counts `problem` exactly. `cells` must be `problem.cells()`; the ring
@@ -77,8 +80,7 @@ pub(crate) fn count<R: Ring>(problem: &Problem, cells: usize) -> Counts<R> {
     let binomials = Binomials::<R>::new();
     let grid = Grid::new(problem.sizes(), cells);
     let owners = &problem.owners;
-    let hand_types: Vec<Vec<HandType>> =
-        owners.iter().map(|spec| hand_types(spec, &grid)).collect();
+    let hand_types: Vec<Vec<usize>> = owners.iter().map(|spec| hand_types(spec, &grid)).collect();
     let hands_within: Vec<Vec<R>> = owners
         .iter()
         .zip(&hand_types)
@@ -116,30 +118,33 @@ pub(crate) fn count<R: Ring>(problem: &Problem, cells: usize) -> Counts<R> {
         }
         transform(&mut others, &grid, &binomials, true);
         let mut sum = R::ZERO;
-        for hand in &hand_types[position] {
-            let rest = others[grid.full() - hand.cell];
+        for &hand in &hand_types[position] {
+            let rest = others[grid.full() - hand];
             if rest.is_zero() {
                 continue;
             }
+            let counts = grid.digits(hand);
             if Some(position) == envelope_position {
-                envelope_types.push((hand.counts.clone(), rest));
+                envelope_types.push((counts.clone(), rest));
             }
-            let support: Vec<usize> = (0..hand.counts.len())
-                .filter(|&c| hand.counts[c] > 0)
+            // Per class taken from: hands of this type, and those among them
+            // holding one given card of the class.
+            let support: Vec<usize> = (0..counts.len()).filter(|&c| counts[c] > 0).collect();
+            let all: Vec<R> = support
+                .iter()
+                .map(|&c| binomials.get(grid.sizes[c], counts[c] as usize))
                 .collect();
-            let ways = |skip: Option<usize>| {
-                support.iter().fold(R::ONE, |acc, &c| {
-                    let (size, taken) = (grid.sizes[c], hand.counts[c] as usize);
-                    acc.mul(if Some(c) == skip {
-                        binomials.get(size - 1, taken - 1)
-                    } else {
-                        binomials.get(size, taken)
-                    })
-                })
-            };
-            sum = sum.add(ways(None).mul(rest));
-            for &c in &support {
-                per_card[position][c] = per_card[position][c].add(ways(Some(c)).mul(rest));
+            let mut suffix = vec![R::ONE; support.len() + 1];
+            for i in (0..support.len()).rev() {
+                suffix[i] = suffix[i + 1].mul(all[i]);
+            }
+            sum = sum.add(suffix[0].mul(rest));
+            let mut prefix = R::ONE;
+            for (i, &c) in support.iter().enumerate() {
+                let with_card = binomials.get(grid.sizes[c] - 1, counts[c] as usize - 1);
+                let ways = prefix.mul(with_card).mul(suffix[i + 1]);
+                per_card[position][c] = per_card[position][c].add(ways.mul(rest));
+                prefix = prefix.mul(all[i]);
             }
         }
         debug_assert!(
@@ -172,9 +177,9 @@ fn envelope_index(problem: &Problem) -> usize {
     problem.held.len() - 1
 }
 
-/// Every class-count vector the owner may take: group counts exact, each
-/// clause hit.
-fn hand_types(spec: &OwnerSpec, grid: &Grid) -> Vec<HandType> {
+/// Every class-count vector the owner may take (group counts exact, each
+/// clause hit), each given by its cell.
+fn hand_types(spec: &OwnerSpec, grid: &Grid) -> Vec<usize> {
     let classes = grid.sizes.len();
     let group_of: Vec<Option<usize>> = (0..classes)
         .map(|c| spec.groups.iter().position(|&(mask, _)| mask >> c & 1 == 1))
@@ -206,7 +211,7 @@ struct Search<'a> {
     grid: &'a Grid,
     group_of: &'a [Option<usize>],
     room_after: &'a [Vec<usize>],
-    found: &'a mut Vec<HandType>,
+    found: &'a mut Vec<usize>,
 }
 
 impl Search<'_> {
@@ -226,10 +231,7 @@ impl Search<'_> {
                     .iter()
                     .all(|&clause| clause & support != 0)
             {
-                self.found.push(HandType {
-                    cell,
-                    counts: counts.to_vec(),
-                });
+                self.found.push(cell);
             }
             return;
         }
@@ -260,7 +262,7 @@ impl Search<'_> {
 /// `F_o(T)` on every cell: the number of valid hands inside `T`.
 fn hands_within<R: Ring>(
     spec: &OwnerSpec,
-    types: &[HandType],
+    types: &[usize],
     grid: &Grid,
     binomials: &Binomials<R>,
 ) -> Vec<R> {
@@ -268,8 +270,8 @@ fn hands_within<R: Ring>(
         return closed_form(spec, grid, binomials);
     }
     let mut values = vec![R::ZERO; grid.cells];
-    for hand in types {
-        values[hand.cell] = R::ONE;
+    for &cell in types {
+        values[cell] = R::ONE;
     }
     transform(&mut values, grid, binomials, false);
     values

@@ -22,8 +22,8 @@ use crate::sample;
 ///   `cells = prod(s_c + 1)` and `owners` counts the hands and envelope still
 ///   open. The count takes about that many ring operations: on the classic
 ///   deck at most `2^18 * 36 * 6`, about 57 million, and usually far fewer.
-/// - **Memory**: `cells * (owners + 1) * ring_bytes <= memory_limit`, with
-///   8, 16, 32 or 64 byte rings.
+/// - **Memory**: `cells * (owners + 1) * (ring_bytes + 8) <= memory_limit`,
+///   with 8, 16, 32 or 64 byte rings.
 /// - **Size**: the number of deals, bounded by the multinomial of the open
 ///   hand sizes, is below `2^510` (so exact counts fit the widest ring).
 #[derive(Clone, Debug)]
@@ -130,7 +130,8 @@ impl Knowledge {
         let problem = Problem::new(self);
         let log2_deals = log2_multinomial(&problem.needs());
         let owners = problem.owners.len() as u64;
-        let bytes_per_cell = |bytes: usize| bytes * (problem.owners.len() + 1);
+        // Ring tables: one per owner and one more; hand types: a cell each.
+        let bytes_per_cell = |bytes: usize| (bytes + 8) * (problem.owners.len() + 1);
         let fits = |cells: usize, bytes: usize| {
             let axes: u64 = problem.sizes().iter().map(|&s| s as u64 + 1).sum();
             let work = (cells as u64)
