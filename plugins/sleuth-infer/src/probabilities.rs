@@ -207,7 +207,7 @@ impl Knowledge {
                     .filter(|&(_, &k)| k > 0)
                     .map(|(class, &k)| (problem.classes[class].cards.as_slice(), k as usize))
                     .collect();
-                combinations(&picks, known, config.max_solutions, &mut |cards| {
+                combinations(&picks, known, &mut |cards| {
                     solutions.push(Solution {
                         cards: cards.to_vec(),
                         probability: deals.to_f64() / total,
@@ -312,11 +312,10 @@ impl Knowledge {
 
 /// Calls `visit` with every union of `known` and one choice of `k` cards
 /// from each `(cards, k)` in `picks`, in lexicographic order of choices,
-/// while `visit` returns `true` and fewer than `limit` were visited.
+/// until `visit` returns `false`.
 fn combinations(
     picks: &[(&[usize], usize)],
     known: CardSet,
-    limit: usize,
     visit: &mut dyn FnMut(&[usize]) -> bool,
 ) {
     fn walk(
@@ -344,7 +343,5 @@ fn combinations(
         }
         true
     }
-    if limit > 0 {
-        walk(picks, 0, known, visit);
-    }
+    walk(picks, 0, known, visit);
 }
