@@ -75,6 +75,9 @@ pub enum SpecError {
     UnknownBuiltin { name: String, known: String },
     #[error("bot `{spec}`: {kind} bots are not supported by this build of the host yet")]
     Unsupported { spec: String, kind: &'static str },
+    /// A wasm bot that does not load (docs/wasm.md).
+    #[error("{0}")]
+    Wasm(String),
     /// A process bot that does not start (docs/protocol.md).
     #[error("bot `{spec}`: {message}")]
     Process { spec: String, message: String },
@@ -149,6 +152,14 @@ pub fn connect(spec: &BotSpec) -> Result<Box<dyn SeatController>, SpecError> {
                 spec: spec.to_string(),
                 message: e.to_string(),
             })
+        }
+        BotKind::Wasm => {
+            let prepared = crate::runtime::wasm::prepare(std::path::Path::new(&spec.target))
+                .map_err(|e| SpecError::Wasm(e.to_string()))?;
+            Ok(Box::new(crate::runtime::wasm::WasmBot::new(
+                prepared,
+                crate::runtime::wasm::WasmLimits::default(),
+            )))
         }
         kind => Err(SpecError::Unsupported {
             spec: spec.to_string(),

@@ -43,6 +43,8 @@ pub mod player;
 #[cfg(feature = "stdio")]
 pub mod stdio;
 pub mod variant;
+#[cfg(feature = "wasm")]
+pub mod wasm;
 pub mod wire;
 
 pub use board::{BoardView, CellView, Direction, Position};

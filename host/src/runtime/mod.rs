@@ -2,3 +2,4 @@
 //! engine `SeatController`.
 
 pub mod process;
+pub mod wasm;

@@ -153,3 +153,7 @@ impl Player for Clueless {
         }
     }
 }
+
+// The same bot as a `clue:player` component (docs/wasm.md).
+#[cfg(target_arch = "wasm32")]
+clue_plugin_api::export_wasm_player!(Clueless);

@@ -1,0 +1,246 @@
+//! What a wasm bot's store holds: a capability-less WASI context (no files,
+//! network, environment or arguments), seeded randomness, clocks that only
+//! count, captured and capped stdout/stderr, and the resource limits.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use wasmtime::{ResourceLimiter, StoreLimits, StoreLimitsBuilder};
+use wasmtime_wasi::cli::{IsTerminal, StdoutStream};
+use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
+use wasmtime_wasi::p2::{OutputStream, Pollable, StreamResult};
+use wasmtime_wasi::{
+    HostMonotonicClock, HostWallClock, ResourceTable, WasiCtx, WasiCtxBuilder, WasiCtxView,
+    WasiView,
+};
+
+use super::WasmLimits;
+
+/// The data of one bot's store.
+pub struct HostState {
+    wasi: WasiCtx,
+    table: ResourceTable,
+    pub limits: Limits,
+    pub stdout: Captured,
+    pub stderr: Captured,
+}
+
+impl WasiView for HostState {
+    fn ctx(&mut self) -> WasiCtxView<'_> {
+        WasiCtxView {
+            ctx: &mut self.wasi,
+            table: &mut self.table,
+        }
+    }
+}
+
+impl HostState {
+    /// A fresh sandbox; `seed` (the bot's seed for this game) seeds every
+    /// random source the guest can read.
+    pub fn new(limits: &WasmLimits, seed: u64) -> HostState {
+        let stdout = Captured::new(limits.output_bytes);
+        let stderr = Captured::new(limits.output_bytes);
+        let wasi = WasiCtxBuilder::new()
+            .stdout(stdout.clone())
+            .stderr(stderr.clone())
+            .secure_random(ChaCha8Rng::seed_from_u64(seed))
+            .insecure_random(ChaCha8Rng::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15))
+            .insecure_random_seed(u128::from(seed))
+            .wall_clock(FrozenWallClock)
+            .monotonic_clock(CountingClock::default())
+            .allow_tcp(false)
+            .allow_udp(false)
+            .allow_ip_name_lookup(false)
+            .build();
+        HostState {
+            wasi,
+            table: ResourceTable::new(),
+            limits: Limits::new(limits),
+            stdout,
+            stderr,
+        }
+    }
+}
+
+/// [`StoreLimits`] that remembers whether it refused a growth, so that the
+/// trap which usually follows (Rust aborts on a failed allocation) is labelled
+/// `out-of-memory` rather than `crash`.
+pub struct Limits {
+    inner: StoreLimits,
+    /// The size last refused, in bytes (memory) or elements (table).
+    pub refused: Option<(&'static str, usize)>,
+}
+
+impl Limits {
+    fn new(limits: &WasmLimits) -> Limits {
+        Limits {
+            inner: StoreLimitsBuilder::new()
+                .memory_size(limits.memory_bytes)
+                .table_elements(limits.table_elements)
+                .instances(limits.instances)
+                .tables(limits.instances)
+                .memories(limits.instances)
+                .build(),
+            refused: None,
+        }
+    }
+}
+
+impl ResourceLimiter for Limits {
+    fn memory_growing(
+        &mut self,
+        current: usize,
+        desired: usize,
+        maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        let allowed = self.inner.memory_growing(current, desired, maximum)?;
+        if !allowed {
+            self.refused = Some(("memory", desired));
+        }
+        Ok(allowed)
+    }
+
+    fn table_growing(
+        &mut self,
+        current: usize,
+        desired: usize,
+        maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        let allowed = self.inner.table_growing(current, desired, maximum)?;
+        if !allowed {
+            self.refused = Some(("table", desired));
+        }
+        Ok(allowed)
+    }
+
+    fn instances(&self) -> usize {
+        self.inner.instances()
+    }
+
+    fn tables(&self) -> usize {
+        self.inner.tables()
+    }
+
+    fn memories(&self) -> usize {
+        self.inner.memories()
+    }
+}
+
+/// stdout or stderr of a guest: the first `cap` bytes are kept, the rest is
+/// counted and dropped. Writes never fail, so a chatty bot is not punished
+/// for it (Rust's `println!` panics when a write fails).
+#[derive(Clone)]
+pub struct Captured {
+    inner: Arc<Mutex<CapturedInner>>,
+    cap: usize,
+}
+
+#[derive(Default)]
+struct CapturedInner {
+    kept: Vec<u8>,
+    dropped: u64,
+}
+
+impl Captured {
+    fn new(cap: usize) -> Captured {
+        Captured {
+            inner: Arc::default(),
+            cap,
+        }
+    }
+
+    /// What was kept, lossily as text, with a note of what was dropped.
+    pub fn text(&self) -> String {
+        let inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let mut text = String::from_utf8_lossy(&inner.kept).into_owned();
+        if inner.dropped > 0 {
+            text.push_str(&format!("\n[{} more bytes dropped]", inner.dropped));
+        }
+        text
+    }
+
+    /// The last `n` characters of [`Captured::text`].
+    pub fn tail(&self, n: usize) -> String {
+        let text = self.text();
+        let count = text.chars().count();
+        if count <= n {
+            return text;
+        }
+        let tail: String = text.chars().skip(count - n).collect();
+        format!("...{tail}")
+    }
+}
+
+impl IsTerminal for Captured {
+    fn is_terminal(&self) -> bool {
+        false
+    }
+}
+
+impl StdoutStream for Captured {
+    fn p2_stream(&self) -> Box<dyn OutputStream> {
+        Box::new(self.clone())
+    }
+
+    fn async_stream(&self) -> Box<dyn tokio::io::AsyncWrite + Send + Sync> {
+        // Only the WASIp3 (async) interfaces use this stream, and this host
+        // links WASIp2 only; give them a pipe that holds as little.
+        Box::new(MemoryOutputPipe::new(self.cap))
+    }
+}
+
+#[wasmtime_wasi::async_trait]
+impl Pollable for Captured {
+    async fn ready(&mut self) {}
+}
+
+impl OutputStream for Captured {
+    fn write(&mut self, bytes: bytes::Bytes) -> StreamResult<()> {
+        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let room = self.cap.saturating_sub(inner.kept.len());
+        let keep = bytes.len().min(room);
+        inner.kept.extend_from_slice(&bytes[..keep]);
+        inner.dropped += (bytes.len() - keep) as u64;
+        Ok(())
+    }
+
+    fn flush(&mut self) -> StreamResult<()> {
+        Ok(())
+    }
+
+    fn check_write(&mut self) -> StreamResult<usize> {
+        Ok(64 * 1024)
+    }
+}
+
+/// A wall clock stopped at the Unix epoch: a bot cannot read the time of day,
+/// so it cannot behave differently from one run to the next.
+struct FrozenWallClock;
+
+impl HostWallClock for FrozenWallClock {
+    fn resolution(&self) -> Duration {
+        Duration::from_secs(1)
+    }
+
+    fn now(&self) -> Duration {
+        Duration::ZERO
+    }
+}
+
+/// A monotonic clock that advances one microsecond each time it is read:
+/// deterministic, and a loop waiting for it still ends.
+#[derive(Default)]
+struct CountingClock(AtomicU64);
+
+impl HostMonotonicClock for CountingClock {
+    fn resolution(&self) -> u64 {
+        1_000
+    }
+
+    fn now(&self) -> u64 {
+        self.0.fetch_add(1_000, Ordering::Relaxed)
+    }
+}
