@@ -13,8 +13,11 @@ use serde::{Deserialize, Serialize};
 pub enum BotKind {
     /// Compiled into the host, run in-process.
     Builtin,
-    /// A Rust cdylib through the stable ABI.
+    /// A Rust cdylib through the stable ABI, in a worker process (docs/native.md).
     Native,
+    /// A Rust cdylib through the stable ABI, loaded into the host's process:
+    /// only for bots you trust (it cannot be pre-empted or survived).
+    NativeTrusted,
     /// A WebAssembly component.
     Wasm,
     /// A process speaking the JSON-lines protocol.
@@ -28,9 +31,10 @@ pub enum BotKind {
 }
 
 impl BotKind {
-    pub const ALL: [BotKind; 7] = [
+    pub const ALL: [BotKind; 8] = [
         BotKind::Builtin,
         BotKind::Native,
+        BotKind::NativeTrusted,
         BotKind::Wasm,
         BotKind::Jsonl,
         BotKind::Framework,
@@ -42,6 +46,7 @@ impl BotKind {
         match self {
             BotKind::Builtin => "builtin",
             BotKind::Native => "native",
+            BotKind::NativeTrusted => "native-trusted",
             BotKind::Wasm => "wasm",
             BotKind::Jsonl => "jsonl",
             BotKind::Framework => "framework",
@@ -81,6 +86,9 @@ pub enum SpecError {
     /// A process bot that does not start (docs/protocol.md).
     #[error("bot `{spec}`: {message}")]
     Process { spec: String, message: String },
+    /// A native bot that does not load (docs/native.md).
+    #[error("{0}")]
+    Native(String),
 }
 
 impl FromStr for BotSpec {
@@ -140,6 +148,18 @@ pub fn connect(spec: &BotSpec) -> Result<Box<dyn SeatController>, SpecError> {
             name: spec.target.clone(),
             known: BUILTINS.join(", "),
         }),
+        BotKind::Native => crate::runtime::native::isolated::IsolatedNative::spawn(
+            std::path::Path::new(&spec.target),
+            &crate::runtime::native::isolated::worker_limits(),
+        )
+        .map(|bot| Box::new(bot) as Box<dyn SeatController>)
+        .map_err(|e| SpecError::Native(e.to_string())),
+        BotKind::NativeTrusted => crate::runtime::native::TrustedNative::load(
+            std::path::Path::new(&spec.target),
+            crate::runtime::native::DEFAULT_CALL_LIMIT,
+        )
+        .map(|bot| Box::new(bot) as Box<dyn SeatController>)
+        .map_err(|e| SpecError::Native(e.to_string())),
         BotKind::Jsonl | BotKind::Uniclue | BotKind::Speedclue => {
             use crate::runtime::process::{self, Protocol};
             let protocol = match spec.kind {

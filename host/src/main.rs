@@ -20,6 +20,9 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// The host's helper processes (native plugin workers): not for direct use
+    #[command(subcommand, hide = true)]
+    Worker(cli::worker::WorkerCommand),
     /// Draw a board, or list the targets of a roll or the cells next to one
     Board {
         #[command(subcommand)]
@@ -62,6 +65,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Board { command } => cli::board::run(command),
         Command::Play(args) => cli::play::run(args),
+        Command::Worker(command) => cli::worker::run(command),
         Command::Replay { log, db, game } => cli::replay::run(log.as_deref(), db.as_deref(), game),
         Command::Tournament(command) => cli::tournament::run(command),
         Command::Uniclue(command) => cli::uniclue::run(command),

@@ -39,6 +39,8 @@
 pub mod board;
 pub mod cards;
 pub mod messages;
+#[cfg(feature = "native")]
+pub mod native;
 pub mod player;
 #[cfg(feature = "stdio")]
 pub mod stdio;

@@ -5,3 +5,4 @@ pub mod play;
 pub mod replay;
 pub mod tournament;
 pub mod uniclue;
+pub mod worker;

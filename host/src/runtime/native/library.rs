@@ -1,0 +1,230 @@
+//! Loading a plugin library and making players from it.
+//!
+//! This is the only place the host opens a native library. It goes through
+//! `abi_stable`'s library-header path (`lib_header_from_path` then
+//! `LibHeader::init_root_module`) rather than `RootModule::load_from_file`,
+//! because the latter keeps one module per root-module type per process: with
+//! it, the second plugin loaded would silently be the first one again. Each
+//! library has its own header and so its own root module, and any number of
+//! libraries load side by side.
+//!
+//! No `unsafe` is needed here: `abi_stable` checks the version and the layout
+//! of every type reachable from the root module before handing it out. What no
+//! check can make safe is the plugin's own code, which runs in this process from
+//! the moment the library is opened (its initialisers) — which is why native
+//! bots run in a worker process unless marked trusted. A library, once loaded,
+//! stays loaded until the process ends (`abi_stable` does not unload).
+
+use std::path::{Path, PathBuf};
+
+use abi_stable::library::{LibraryError, lib_header_from_path};
+use abi_stable::std_types::RResult;
+use clue_plugin_api::native::{CallError, PlayerBox, PluginModuleRef};
+use clue_plugin_api::wire::API_VERSION;
+
+/// A native plugin that could not be loaded. Every message names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("native bot `{}`: no such file", path.display())]
+    Missing { path: PathBuf },
+    #[error("native bot `{}` is not a loadable library: {detail}", path.display())]
+    NotALibrary { path: PathBuf, detail: String },
+    #[error(
+        "native bot `{}` is a library but not a Clue Arena plugin: it exports no plugin root \
+         module (build it with `clue_plugin_api::export_native_player!`)", path.display()
+    )]
+    NotAPlugin { path: PathBuf },
+    #[error("bot `{}` was built against plugin-api {theirs}; this host speaks {ours}", path.display())]
+    Version {
+        path: PathBuf,
+        theirs: String,
+        ours: String,
+    },
+    #[error(
+        "native bot `{}` was built with an abi_stable this host cannot read: {detail}",
+        path.display()
+    )]
+    AbiStable { path: PathBuf, detail: String },
+    #[error(
+        "native bot `{}`: its plugin interface does not match this host's (layout check): {detail}",
+        path.display()
+    )]
+    Layout { path: PathBuf, detail: String },
+    #[error("native bot `{}`: its root module failed to initialise: {detail}", path.display())]
+    Init { path: PathBuf, detail: String },
+    #[error("native bot `{}`: creating a player panicked: {message}", path.display())]
+    NewPlayer { path: PathBuf, message: String },
+}
+
+/// A loaded plugin: a factory of players.
+#[derive(Clone, Copy)]
+pub struct NativePlugin {
+    module: PluginModuleRef,
+}
+
+impl std::fmt::Debug for NativePlugin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NativePlugin").finish_non_exhaustive()
+    }
+}
+
+impl NativePlugin {
+    /// Opens the library at `path`, checks its versions and layout, and
+    /// initialises its root module. Loading the same file again is cheap and
+    /// gives the same module.
+    pub fn load(path: &Path) -> Result<NativePlugin, LoadError> {
+        if !path.is_file() {
+            return Err(LoadError::Missing {
+                path: path.to_path_buf(),
+            });
+        }
+        let header = lib_header_from_path(path).map_err(|e| classify(path, e))?;
+        let module = header
+            .init_root_module::<PluginModuleRef>()
+            .map_err(|e| classify(path, e))?;
+        let theirs = (module.api_version())().to_string();
+        if !compatible(&theirs, API_VERSION) {
+            return Err(LoadError::Version {
+                path: path.to_path_buf(),
+                theirs,
+                ours: API_VERSION.to_string(),
+            });
+        }
+        Ok(NativePlugin { module })
+    }
+
+    /// A fresh player (one per seat).
+    pub fn new_player(&self, path: &Path) -> Result<PlayerBox, LoadError> {
+        match (self.module.new_player())() {
+            RResult::ROk(player) => Ok(player),
+            RResult::RErr(CallError::Panicked(message) | CallError::BadRequest(message)) => {
+                Err(LoadError::NewPlayer {
+                    path: path.to_path_buf(),
+                    message: message.into_string(),
+                })
+            }
+        }
+    }
+}
+
+/// Whether a plugin built against plugin-api `theirs` can be used by a host of
+/// plugin-api `ours`: cargo's rule, `0.y.*` with `0.y.*`, `x.*` with `x.*`.
+pub fn compatible(theirs: &str, ours: &str) -> bool {
+    semver_major(theirs).is_some_and(|m| Some(m) == semver_major(ours))
+}
+
+/// `(0, y)` for `0.y.z`, `(x, 0)` for `x.y.z` with `x >= 1`.
+fn semver_major(version: &str) -> Option<(u64, u64)> {
+    let mut parts = version.split('.').map(|p| p.parse::<u64>().ok());
+    let major = parts.next()??;
+    let minor = parts.next().flatten().unwrap_or(0);
+    Some(if major == 0 { (0, minor) } else { (major, 0) })
+}
+
+/// `0.1` for `0.1.0`: the part of a version that decides compatibility.
+fn short(version: &str) -> String {
+    match semver_major(version) {
+        Some((0, minor)) => format!("0.{minor}"),
+        Some((major, _)) => major.to_string(),
+        None => version.to_string(),
+    }
+}
+
+/// Turns `abi_stable`'s error into the named error a user reads.
+fn classify(path: &Path, error: LibraryError) -> LoadError {
+    let path = path.to_path_buf();
+    match error {
+        LibraryError::OpenError { err, .. } => LoadError::NotALibrary {
+            path,
+            detail: err.to_string(),
+        },
+        LibraryError::GetSymbolError { .. } => LoadError::NotAPlugin { path },
+        LibraryError::IncompatibleVersionNumber {
+            expected_version,
+            actual_version,
+            ..
+        } => LoadError::Version {
+            path,
+            theirs: short(&actual_version.to_string()),
+            ours: short(&expected_version.to_string()),
+        },
+        LibraryError::ParseVersionError(e) => LoadError::AbiStable {
+            path,
+            detail: e.to_string(),
+        },
+        e @ (LibraryError::InvalidAbiHeader(_) | LibraryError::InvalidCAbi { .. }) => {
+            LoadError::AbiStable {
+                path,
+                detail: squeeze(&e.to_string()),
+            }
+        }
+        LibraryError::AbiInstability(e) => LoadError::Layout {
+            path,
+            detail: squeeze(&e.to_string()),
+        },
+        e @ (LibraryError::RootModule { .. } | LibraryError::Many(_)) => LoadError::Init {
+            path,
+            detail: squeeze(&e.to_string()),
+        },
+    }
+}
+
+/// `abi_stable`'s reports run to many lines: keep the first few, on one line.
+fn squeeze(text: &str) -> String {
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let mut out = lines
+        .iter()
+        .take(8)
+        .copied()
+        .collect::<Vec<_>>()
+        .join(" | ");
+    if lines.len() > 8 {
+        out.push_str(" | ...");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_are_compatible_by_cargo_rules() {
+        let check = |theirs: &str, ours: &str, expected: bool| {
+            assert_eq!(compatible(theirs, ours), expected, "{theirs} vs {ours}");
+        };
+        check("0.1.0", "0.1.0", true);
+        check("0.1.3", "0.1.0", true);
+        check("0.1.0", "0.1.7", true);
+        check("0.0.9", "0.1.0", false);
+        check("0.2.0", "0.1.0", false);
+        check("1.0.0", "1.4.2", true);
+        check("2.0.0", "1.4.2", false);
+        check("garbage", "0.1.0", false);
+    }
+
+    #[test]
+    fn a_missing_file_is_named() {
+        let error = NativePlugin::load(Path::new("no/such/libbot.so")).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "native bot `no/such/libbot.so`: no such file"
+        );
+    }
+
+    #[test]
+    fn a_file_that_is_not_a_library_is_named() {
+        let error = NativePlugin::load(Path::new("Cargo.toml")).unwrap_err();
+        assert!(matches!(error, LoadError::NotALibrary { .. }), "{error}");
+        assert!(
+            error
+                .to_string()
+                .starts_with("native bot `Cargo.toml` is not a loadable library"),
+            "{error}"
+        );
+    }
+}
