@@ -199,6 +199,21 @@ fn output_is_captured_and_capped_and_the_bot_plays_on() {
     assert!(stdout.contains("more bytes dropped"));
 }
 
+#[test]
+fn sleeping_does_not_hold_up_the_game() {
+    let started = Instant::now();
+    let record = speedclue_with(Box::new(wasm(&guest("sleepy"), WasmLimits::default())), 7);
+    assert!(
+        !matches!(
+            record.seats[0].outcome,
+            Outcome::Disqualified(DqReason::Timeout | DqReason::Crash | DqReason::OutOfFuel)
+        ),
+        "{:?}",
+        record.seats[0]
+    );
+    assert!(started.elapsed() < Duration::from_secs(60));
+}
+
 /// Every wasm seat of the record finished without a fault of the runtime.
 fn assert_clean(record: &GameRecord) {
     for seat in &record.seats {

@@ -36,6 +36,7 @@ fn shared() -> Result<&'static Shared, String> {
             let engine = Engine::new(&config).map_err(|e| format!("{e:#}"))?;
             let mut linker = Linker::new(&engine);
             wasmtime_wasi::p2::add_to_linker_sync(&mut linker).map_err(|e| format!("{e:#}"))?;
+            no_sleeping(&mut linker).map_err(|e| format!("{e:#}"))?;
             let ticker = engine.clone();
             std::thread::Builder::new()
                 .name("clue-wasm-epoch".into())
@@ -50,6 +51,23 @@ fn shared() -> Result<&'static Shared, String> {
         })
         .as_ref()
         .map_err(Clone::clone)
+}
+
+/// Replaces WASI's timers (`subscribe-duration`, `subscribe-instant`) with
+/// pollables that are ready at once. WASI would sleep on the host's clock,
+/// where the epoch cannot interrupt it; here a bot's sleep returns at once,
+/// like its clock, which only counts (see `sandbox`).
+fn no_sleeping(linker: &mut Linker<HostState>) -> wasmtime::Result<()> {
+    linker.allow_shadowing(true);
+    let mut clock = linker.instance("wasi:clocks/monotonic-clock@0.2.12")?;
+    clock.func_wrap("subscribe-duration", |mut store, (_,): (u64,)| {
+        Ok((store.data_mut().ready_pollable()?,))
+    })?;
+    clock.func_wrap("subscribe-instant", |mut store, (_,): (u64,)| {
+        Ok((store.data_mut().ready_pollable()?,))
+    })?;
+    linker.allow_shadowing(false);
+    Ok(())
 }
 
 /// The host's one engine (fuel and epoch interruption on).

@@ -8,10 +8,11 @@ use std::time::Duration;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use wasmtime::component::Resource;
 use wasmtime::{ResourceLimiter, StoreLimits, StoreLimitsBuilder};
 use wasmtime_wasi::cli::{IsTerminal, StdoutStream};
 use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
-use wasmtime_wasi::p2::{OutputStream, Pollable, StreamResult};
+use wasmtime_wasi::p2::{DynPollable, OutputStream, Pollable, StreamResult, subscribe};
 use wasmtime_wasi::{
     HostMonotonicClock, HostWallClock, ResourceTable, WasiCtx, WasiCtxBuilder, WasiCtxView,
     WasiView,
@@ -63,6 +64,22 @@ impl HostState {
             stderr,
         }
     }
+}
+
+impl HostState {
+    /// A pollable that is ready at once, for the clock's timers.
+    pub fn ready_pollable(&mut self) -> wasmtime::Result<Resource<DynPollable>> {
+        let ready = self.table.push(Ready)?;
+        subscribe(&mut self.table, ready)
+    }
+}
+
+/// Always ready.
+struct Ready;
+
+#[wasmtime_wasi::async_trait]
+impl Pollable for Ready {
+    async fn ready(&mut self) {}
 }
 
 /// [`StoreLimits`] that remembers whether it refused a growth, so that the
