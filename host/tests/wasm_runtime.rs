@@ -370,3 +370,45 @@ fn wit_versions_are_compatible_as_semver_reads_them() {
         "bot x.wasm was built against clue:player 0.2.0; this host speaks 0.1.0"
     );
 }
+
+/// The calibration of `FUEL_PER_SECOND` (docs/wasm.md): how much fuel a tight
+/// loop and the notebook bot burn per second on this machine. Run with
+/// `cargo test -p clue-host --test wasm_runtime calibrate -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement, not a check"]
+fn calibrate_fuel_per_second() {
+    let budget = 2_000_000_000;
+    let limits = WasmLimits {
+        fuel_per_call: Some(budget),
+        wall_per_call: Duration::from_secs(120),
+        ..WasmLimits::default()
+    };
+    let bot = wasm(&guest("spin"), limits);
+    let started = Instant::now();
+    let _ = speedclue_with(Box::new(bot.clone()), 1);
+    let spent = started.elapsed();
+    println!(
+        "tight loop: {budget} fuel in {spent:.2?} = {:.0} fuel/s",
+        budget as f64 / spent.as_secs_f64()
+    );
+
+    let notebook = bundled("notebook");
+    let config = GameConfig::new(Variant::Speedclue, 4);
+    let mut fuel = 0;
+    let started = Instant::now();
+    for seed in 0..20 {
+        let mut bots: Vec<Box<dyn SeatController>> = (0..4)
+            .map(|_| {
+                Box::new(WasmBot::load(&notebook, WasmLimits::default()).expect("loads"))
+                    as Box<dyn SeatController>
+            })
+            .collect();
+        play(&config, seed, &mut bots).expect("plays");
+        fuel += bots.iter().filter_map(|b| b.fuel_used()).sum::<u64>();
+    }
+    let spent = started.elapsed();
+    println!(
+        "notebook games: {fuel} fuel in {spent:.2?} = {:.0} fuel/s (host and engine time included)",
+        fuel as f64 / spent.as_secs_f64()
+    );
+}
