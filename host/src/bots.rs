@@ -141,8 +141,33 @@ pub fn builtin(name: &str) -> Option<Box<dyn SeatController>> {
     }
 }
 
-/// Seats a bot for one game.
+/// Limits a tournament or a command sets on one bot; `None` keeps the
+/// runtime's default. Each runtime applies what it can enforce: the time per
+/// call everywhere, fuel in wasm, memory in wasm (linear memory) and in
+/// processes and isolated native workers (address space).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BotLimits {
+    pub time_per_call: Option<std::time::Duration>,
+    pub fuel: Option<u64>,
+    pub memory_bytes: Option<u64>,
+}
+
+/// Seats a bot for one game with the runtimes' default limits.
 pub fn connect(spec: &BotSpec) -> Result<Box<dyn SeatController>, SpecError> {
+    connect_with(spec, &BotLimits::default())
+}
+
+/// Seats a bot for one game under `limits`.
+pub fn connect_with(
+    spec: &BotSpec,
+    limits: &BotLimits,
+) -> Result<Box<dyn SeatController>, SpecError> {
+    let process_limits =
+        |base: crate::runtime::process::ProcessLimits| crate::runtime::process::ProcessLimits {
+            message: limits.time_per_call.unwrap_or(base.message),
+            address_space: limits.memory_bytes.or(base.address_space),
+            ..base
+        };
     match spec.kind {
         BotKind::Builtin => builtin(&spec.target).ok_or_else(|| SpecError::UnknownBuiltin {
             name: spec.target.clone(),
@@ -150,13 +175,15 @@ pub fn connect(spec: &BotSpec) -> Result<Box<dyn SeatController>, SpecError> {
         }),
         BotKind::Native => crate::runtime::native::isolated::IsolatedNative::spawn(
             std::path::Path::new(&spec.target),
-            &crate::runtime::native::isolated::worker_limits(),
+            &process_limits(crate::runtime::native::isolated::worker_limits()),
         )
         .map(|bot| Box::new(bot) as Box<dyn SeatController>)
         .map_err(|e| SpecError::Native(e.to_string())),
         BotKind::NativeTrusted => crate::runtime::native::TrustedNative::load(
             std::path::Path::new(&spec.target),
-            crate::runtime::native::DEFAULT_CALL_LIMIT,
+            limits
+                .time_per_call
+                .unwrap_or(crate::runtime::native::DEFAULT_CALL_LIMIT),
         )
         .map(|bot| Box::new(bot) as Box<dyn SeatController>)
         .map_err(|e| SpecError::Native(e.to_string())),
@@ -167,7 +194,7 @@ pub fn connect(spec: &BotSpec) -> Result<Box<dyn SeatController>, SpecError> {
                 BotKind::Speedclue => Protocol::Speedclue,
                 _ => Protocol::Jsonl,
             };
-            let limits = process::ProcessLimits::default();
+            let limits = process_limits(process::ProcessLimits::default());
             process::connect(protocol, &spec.target, &limits).map_err(|e| SpecError::Process {
                 spec: spec.to_string(),
                 message: e.to_string(),
@@ -176,9 +203,20 @@ pub fn connect(spec: &BotSpec) -> Result<Box<dyn SeatController>, SpecError> {
         BotKind::Wasm => {
             let prepared = crate::runtime::wasm::prepare(std::path::Path::new(&spec.target))
                 .map_err(|e| SpecError::Wasm(e.to_string()))?;
+            let base = match limits.time_per_call {
+                Some(time) => crate::runtime::wasm::WasmLimits::for_time(time),
+                None => crate::runtime::wasm::WasmLimits::default(),
+            };
+            let wasm_limits = crate::runtime::wasm::WasmLimits {
+                fuel_per_call: limits.fuel.or(base.fuel_per_call),
+                memory_bytes: limits.memory_bytes.map_or(base.memory_bytes, |m| {
+                    usize::try_from(m).unwrap_or(usize::MAX)
+                }),
+                ..base
+            };
             Ok(Box::new(crate::runtime::wasm::WasmBot::new(
                 prepared,
-                crate::runtime::wasm::WasmLimits::default(),
+                wasm_limits,
             )))
         }
         kind => Err(SpecError::Unsupported {

@@ -28,7 +28,13 @@ pub struct SpecConnector;
 
 impl Connector for SpecConnector {
     fn connect(&self, bot: &BotEntry) -> Result<Box<dyn SeatController>, Fault> {
-        bots::connect(&bot.spec).map_err(|e| Fault::new(DqReason::Crash, e.to_string()))
+        let limits = bots::BotLimits {
+            time_per_call: bot.limits.time_per_call_ms.map(Duration::from_millis),
+            fuel: bot.limits.fuel,
+            memory_bytes: bot.limits.memory_mb.map(|mb| mb.saturating_mul(1 << 20)),
+        };
+        bots::connect_with(&bot.spec, &limits)
+            .map_err(|e| Fault::new(DqReason::Crash, e.to_string()))
     }
 }
 

@@ -154,10 +154,10 @@ impl BotProcess {
             }
             // A bot that exited while a child of its own keeps its stdout
             // open never shows end of output: notice the exit itself.
-            if self.exited.is_none() {
-                if let Ok(Some(status)) = self.child.try_wait() {
-                    self.exited = Some(status);
-                }
+            if self.exited.is_none()
+                && let Ok(Some(status)) = self.child.try_wait()
+            {
+                self.exited = Some(status);
             }
             if let Some(status) = self.exited {
                 // Whatever it wrote before exiting has had a moment to arrive.
@@ -219,10 +219,10 @@ impl BotProcess {
 
     /// A crash fault if the bot has exited (reaping it).
     pub fn exit_fault(&mut self) -> Option<Fault> {
-        if self.exited.is_none() {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                self.exited = Some(status);
-            }
+        if self.exited.is_none()
+            && let Ok(Some(status)) = self.child.try_wait()
+        {
+            self.exited = Some(status);
         }
         self.exited
             .map(|status| Fault::new(DqReason::Crash, format!("exited{}", describe(Some(status)))))

@@ -51,16 +51,17 @@ pub fn launch_words(
     let mut out = Vec::with_capacity(words.len() + 2);
     for word in words {
         let mut word = word;
-        if let (Some(open), Some(close)) = (word.find('{'), word.rfind('}')) {
-            if open < close && id.is_none() {
-                id = Some(word[open + 1..close].to_string());
-                word = format!(
-                    "{}{}{}",
-                    &word[..open],
-                    &word[open + 1..close],
-                    &word[close + 1..]
-                );
-            }
+        if let (Some(open), Some(close)) = (word.find('{'), word.rfind('}'))
+            && open < close
+            && id.is_none()
+        {
+            id = Some(word[open + 1..close].to_string());
+            word = format!(
+                "{}{}{}",
+                &word[..open],
+                &word[open + 1..close],
+                &word[close + 1..]
+            );
         }
         if word.contains("%%") {
             has_port = true;
