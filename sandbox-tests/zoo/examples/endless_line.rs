@@ -1,0 +1,2 @@
+//! The `endless-line` bot as a native plugin or a wasm component.
+zoo::export!(zoo::Behaviour::EndlessLine);

@@ -1,0 +1,2 @@
+//! The `flood-stdout` bot as a native plugin or a wasm component.
+zoo::export!(zoo::Behaviour::FloodStdout);

@@ -1,0 +1,2 @@
+//! The `garbage-stdout` bot as a native plugin or a wasm component.
+zoo::export!(zoo::Behaviour::GarbageStdout);

@@ -1,0 +1,2 @@
+//! The `lie-when-disproving` bot as a native plugin or a wasm component.
+zoo::export!(zoo::Behaviour::LieWhenDisproving);

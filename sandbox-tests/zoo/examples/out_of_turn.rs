@@ -1,0 +1,2 @@
+//! The `out-of-turn` bot as a native plugin or a wasm component.
+zoo::export!(zoo::Behaviour::OutOfTurn);

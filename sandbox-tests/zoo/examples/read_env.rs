@@ -1,0 +1,2 @@
+//! The `read-env` bot as a native plugin or a wasm component.
+zoo::export!(zoo::Behaviour::ReadEnv);

@@ -1,0 +1,2 @@
+//! The `slow-legal` bot as a native plugin or a wasm component.
+zoo::export!(zoo::Behaviour::SlowLegal);

@@ -1,0 +1,433 @@
+//! One bot, [`Hostile`], that plays legally except for the one thing its
+//! [`Behaviour`] names. Each behaviour is built for every runtime where it
+//! makes sense (docs/SANDBOX.md): as a process bot (`zoo-process NAME`), a
+//! native plugin and a wasm component (`examples/NAME.rs`).
+//!
+//! Everything hostile is bounded by the bot itself too (the floods stop at
+//! 64 MiB, the allocation at 2 GiB, the fork bomb at 40 processes), so a
+//! containment bug costs a slow test, never the shared machine.
+
+use std::io::Write;
+use std::time::Duration;
+
+use clue_plugin_api::*;
+
+/// What the bot does wrong. The time-based ones are tuned to the tests'
+/// per-call limit of [`LIMIT_MS`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Behaviour {
+    LoopBeginGame,
+    LoopSuggest,
+    LoopRespond,
+    LoopAccuse,
+    Sleep,
+    SlowLegal,
+    Allocate,
+    Recurse,
+    Panic,
+    Abort,
+    Segfault,
+    Exit,
+    GarbageStdout,
+    FloodStdout,
+    EndlessLine,
+    CloseStdin,
+    ForkBomb,
+    ReadFile,
+    ReadEnv,
+    Network,
+    IllegalSuggestion,
+    LieWhenDisproving,
+    ShowCardNotHeld,
+    MalformedAccusation,
+    RepeatedSuggestion,
+    OutOfTurn,
+    LongName,
+}
+
+/// The per-call limit the tests give every runtime, in milliseconds.
+pub const LIMIT_MS: u64 = 500;
+
+impl Behaviour {
+    pub const ALL: [Behaviour; 27] = [
+        Behaviour::LoopBeginGame,
+        Behaviour::LoopSuggest,
+        Behaviour::LoopRespond,
+        Behaviour::LoopAccuse,
+        Behaviour::Sleep,
+        Behaviour::SlowLegal,
+        Behaviour::Allocate,
+        Behaviour::Recurse,
+        Behaviour::Panic,
+        Behaviour::Abort,
+        Behaviour::Segfault,
+        Behaviour::Exit,
+        Behaviour::GarbageStdout,
+        Behaviour::FloodStdout,
+        Behaviour::EndlessLine,
+        Behaviour::CloseStdin,
+        Behaviour::ForkBomb,
+        Behaviour::ReadFile,
+        Behaviour::ReadEnv,
+        Behaviour::Network,
+        Behaviour::IllegalSuggestion,
+        Behaviour::LieWhenDisproving,
+        Behaviour::ShowCardNotHeld,
+        Behaviour::MalformedAccusation,
+        Behaviour::RepeatedSuggestion,
+        Behaviour::OutOfTurn,
+        Behaviour::LongName,
+    ];
+
+    /// The kebab-case name: the example's file name with `_` for `-`, and
+    /// the argument of `zoo-process`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Behaviour::LoopBeginGame => "loop-begin-game",
+            Behaviour::LoopSuggest => "loop-suggest",
+            Behaviour::LoopRespond => "loop-respond",
+            Behaviour::LoopAccuse => "loop-accuse",
+            Behaviour::Sleep => "sleep",
+            Behaviour::SlowLegal => "slow-legal",
+            Behaviour::Allocate => "allocate",
+            Behaviour::Recurse => "recurse",
+            Behaviour::Panic => "panic",
+            Behaviour::Abort => "abort",
+            Behaviour::Segfault => "segfault",
+            Behaviour::Exit => "exit",
+            Behaviour::GarbageStdout => "garbage-stdout",
+            Behaviour::FloodStdout => "flood-stdout",
+            Behaviour::EndlessLine => "endless-line",
+            Behaviour::CloseStdin => "close-stdin",
+            Behaviour::ForkBomb => "fork-bomb",
+            Behaviour::ReadFile => "read-file",
+            Behaviour::ReadEnv => "read-env",
+            Behaviour::Network => "network",
+            Behaviour::IllegalSuggestion => "illegal-suggestion",
+            Behaviour::LieWhenDisproving => "lie-when-disproving",
+            Behaviour::ShowCardNotHeld => "show-card-not-held",
+            Behaviour::MalformedAccusation => "malformed-accusation",
+            Behaviour::RepeatedSuggestion => "repeated-suggestion",
+            Behaviour::OutOfTurn => "out-of-turn",
+            Behaviour::LongName => "long-name",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Behaviour> {
+        Behaviour::ALL.into_iter().find(|b| b.name() == name)
+    }
+}
+
+/// Plays legally (every suggestion holds one of its own cards, so it never
+/// owes an accusation, and none repeats) except for its [`Behaviour`], which
+/// it shows at its first chance.
+pub struct Hostile {
+    behaviour: Behaviour,
+    setup: Option<Setup>,
+    made: usize,
+    last: Option<Suggestion>,
+}
+
+impl Hostile {
+    pub fn new(behaviour: Behaviour) -> Hostile {
+        Hostile {
+            behaviour,
+            setup: None,
+            made: 0,
+            last: None,
+        }
+    }
+
+    /// The `n`-th suggestion (persons x weapons x rooms, in order) holding
+    /// at least one card of the hand.
+    fn legal(&self, n: usize) -> Option<Suggestion> {
+        let setup = self.setup.as_ref()?;
+        let deck = &setup.deck;
+        let (persons, weapons, rooms) = (
+            deck.of(Category::Person),
+            deck.of(Category::Weapon),
+            deck.of(Category::Room),
+        );
+        let mut found = 0;
+        for &p in &persons {
+            for &w in &weapons {
+                for &r in &rooms {
+                    if [p, w, r].iter().any(|c| setup.hand.contains(c)) {
+                        if found == n {
+                            return Some(Suggestion {
+                                cards: vec![p, w, r],
+                                target: None,
+                            });
+                        }
+                        found += 1;
+                    }
+                }
+            }
+        }
+        None
+    }
+}
+
+fn spin() -> ! {
+    let mut x: u64 = 0;
+    loop {
+        x = std::hint::black_box(x.wrapping_add(1));
+    }
+}
+
+#[allow(unconditional_recursion)]
+fn overflow(depth: u64) -> u64 {
+    let pad = std::hint::black_box([depth; 512]);
+    overflow(pad[7] + 1) + pad[3]
+}
+
+/// Writes `chunk` over and over, at most 64 MiB.
+fn flood(chunk: &[u8]) {
+    let mut out = std::io::stdout().lock();
+    let mut written = 0;
+    while written < 64 << 20 {
+        if out.write_all(chunk).is_err() {
+            return;
+        }
+        written += chunk.len();
+    }
+    let _ = out.flush();
+}
+
+fn escaped(what: &str) -> ! {
+    panic!("sandbox escaped: {what}")
+}
+
+/// The fork bomb's children: each starts two more, down to a depth of 4 (at
+/// most 30 processes below the bot), then sleeps; the host's kill of the
+/// bot's process group must end them all.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn fork_bomb_child() {
+    let depth: u32 = std::env::args()
+        .nth(2)
+        .and_then(|d| d.parse().ok())
+        .unwrap_or(4);
+    if depth > 0 {
+        if let Ok(exe) = std::env::current_exe() {
+            for _ in 0..2 {
+                let _ = std::process::Command::new(&exe)
+                    .args(["fork-bomb", &(depth - 1).to_string()])
+                    .stdin(std::process::Stdio::null())
+                    .stdout(std::process::Stdio::null())
+                    .spawn();
+            }
+        }
+    }
+    std::thread::sleep(Duration::from_secs(120));
+}
+
+#[cfg(target_arch = "wasm32")]
+pub fn fork_bomb_child() {}
+
+impl Hostile {
+    /// Runs the behaviour's misdeed at the first suggestion (those that can
+    /// happen anywhere), and answers with what it wants to suggest.
+    fn misbehave_at_suggest(&mut self) -> Option<Suggestion> {
+        match self.behaviour {
+            Behaviour::LoopSuggest => spin(),
+            Behaviour::Sleep => std::thread::sleep(Duration::from_millis(LIMIT_MS * 4)),
+            Behaviour::Allocate => {
+                let mut kept: Vec<Vec<u8>> = Vec::new();
+                for _ in 0..2048 {
+                    kept.push(vec![1u8; 1 << 20]);
+                }
+                std::hint::black_box(&kept);
+            }
+            Behaviour::Recurse => {
+                std::hint::black_box(overflow(0));
+            }
+            Behaviour::Panic => panic!("the butler did it"),
+            Behaviour::Abort => std::process::abort(),
+            Behaviour::Segfault => {
+                let null = std::hint::black_box(std::ptr::null_mut::<u64>());
+                // SAFETY: none; writing through null is the point of this bot.
+                unsafe { null.write_volatile(7) };
+            }
+            Behaviour::Exit => std::process::exit(3),
+            Behaviour::GarbageStdout => {
+                let mut out = std::io::stdout().lock();
+                let _ = out.write_all(b"\x00\xffnot json at all }{\n");
+                let _ = out.flush();
+            }
+            Behaviour::FloodStdout => {
+                flood(b"{\"flood\":\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"}\n")
+            }
+            Behaviour::EndlessLine => flood(&[b'x'; 4096]),
+            #[cfg(unix)]
+            Behaviour::CloseStdin => {
+                use std::os::fd::FromRawFd;
+                // SAFETY: fd 0 is this process's stdin; closing it is the point.
+                drop(unsafe { std::fs::File::from_raw_fd(0) });
+            }
+            #[cfg(not(target_arch = "wasm32"))]
+            Behaviour::ForkBomb => {
+                if let Ok(exe) = std::env::current_exe() {
+                    for _ in 0..2 {
+                        let _ = std::process::Command::new(&exe)
+                            .args(["fork-bomb", "3"])
+                            .stdin(std::process::Stdio::null())
+                            .stdout(std::process::Stdio::null())
+                            .spawn();
+                    }
+                }
+            }
+            Behaviour::ReadFile => {
+                for path in ["/etc/passwd", "/proc/self/status", "Cargo.toml"] {
+                    if std::fs::read(path).is_ok() {
+                        escaped(&format!("read {path}"));
+                    }
+                }
+            }
+            Behaviour::ReadEnv => {
+                if let Some((key, _)) = std::env::vars_os()
+                    .find(|(k, _)| k.to_str().is_some_and(|k| k.starts_with("CARGO")))
+                {
+                    escaped(&format!("read the host's {}", key.to_string_lossy()));
+                }
+            }
+            Behaviour::Network => {
+                if std::net::UdpSocket::bind("127.0.0.1:0").is_ok() {
+                    escaped("opened a socket");
+                }
+                if std::net::TcpStream::connect_timeout(
+                    &([127, 0, 0, 1], 9).into(),
+                    Duration::from_millis(100),
+                )
+                .map_or_else(
+                    |e| e.kind() == std::io::ErrorKind::ConnectionRefused,
+                    |_| true,
+                ) {
+                    escaped("reached a loopback port");
+                }
+            }
+            Behaviour::IllegalSuggestion => {
+                let setup = self.setup.as_ref()?;
+                let room = setup.deck.of(Category::Room);
+                return Some(Suggestion {
+                    cards: vec![room[0], room[1], room[2]],
+                    target: None,
+                });
+            }
+            Behaviour::RepeatedSuggestion if self.made > 0 => return self.last.clone(),
+            Behaviour::OutOfTurn => {
+                let mut out = std::io::stdout().lock();
+                let _ = out.write_all(b"{\"reply\":\"respond\",\"card\":null}\n");
+                let _ = out.flush();
+            }
+            _ => {}
+        }
+        let suggestion = self.legal(self.made);
+        self.made += 1;
+        self.last = suggestion.clone();
+        suggestion
+    }
+}
+
+impl Player for Hostile {
+    fn name(&self) -> String {
+        match self.behaviour {
+            Behaviour::LongName => "x".repeat(1 << 20),
+            b => format!("zoo-{}", b.name()),
+        }
+    }
+
+    fn begin_game(&mut self, setup: &Setup) {
+        if self.behaviour == Behaviour::LoopBeginGame {
+            spin();
+        }
+        self.setup = Some(setup.clone());
+    }
+
+    fn accuse(&mut self, _: &AccuseRequest) -> Option<Accusation> {
+        match self.behaviour {
+            Behaviour::LoopAccuse => spin(),
+            Behaviour::MalformedAccusation => {
+                let setup = self.setup.as_ref()?;
+                let person = setup.deck.of(Category::Person);
+                Some(Accusation {
+                    cards: vec![person[0], person[1]],
+                })
+            }
+            _ => None,
+        }
+    }
+
+    fn move_to(&mut self, request: &MoveRequest) -> Position {
+        request.targets[0]
+    }
+
+    fn suggest(&mut self, _: &SuggestRequest) -> Option<Suggestion> {
+        if self.behaviour == Behaviour::SlowLegal {
+            std::thread::sleep(Duration::from_millis(LIMIT_MS * 2 / 5));
+        }
+        self.misbehave_at_suggest()
+    }
+
+    fn respond(&mut self, request: &RespondRequest) -> Option<Card> {
+        match self.behaviour {
+            Behaviour::LoopRespond => spin(),
+            Behaviour::LieWhenDisproving => None,
+            Behaviour::ShowCardNotHeld => {
+                let setup = self.setup.as_ref()?;
+                setup
+                    .deck
+                    .all()
+                    .find(|c| !setup.hand.contains(c))
+                    .or(request.matching.first().copied())
+            }
+            _ => request.matching.first().copied(),
+        }
+    }
+}
+
+/// Exports `Hostile::new($behaviour)` as a native plugin or, built for
+/// wasm32, a wasm component.
+#[macro_export]
+macro_rules! export {
+    ($behaviour:expr) => {
+        pub struct Bot($crate::Hostile);
+        impl Default for Bot {
+            fn default() -> Bot {
+                Bot($crate::Hostile::new($behaviour))
+            }
+        }
+        impl clue_plugin_api::Player for Bot {
+            fn name(&self) -> String {
+                self.0.name()
+            }
+            fn begin_game(&mut self, s: &clue_plugin_api::Setup) {
+                self.0.begin_game(s)
+            }
+            fn accuse(
+                &mut self,
+                r: &clue_plugin_api::AccuseRequest,
+            ) -> Option<clue_plugin_api::Accusation> {
+                self.0.accuse(r)
+            }
+            fn move_to(&mut self, r: &clue_plugin_api::MoveRequest) -> clue_plugin_api::Position {
+                self.0.move_to(r)
+            }
+            fn suggest(
+                &mut self,
+                r: &clue_plugin_api::SuggestRequest,
+            ) -> Option<clue_plugin_api::Suggestion> {
+                self.0.suggest(r)
+            }
+            fn respond(
+                &mut self,
+                r: &clue_plugin_api::RespondRequest,
+            ) -> Option<clue_plugin_api::Card> {
+                self.0.respond(r)
+            }
+        }
+        #[cfg(target_arch = "wasm32")]
+        clue_plugin_api::export_wasm_player!(Bot);
+        #[cfg(not(target_arch = "wasm32"))]
+        clue_plugin_api::export_native_player!(Bot);
+    };
+}
