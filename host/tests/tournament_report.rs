@@ -27,6 +27,7 @@ fn seat(seat: u8, bot: &str, rank: u8, outcome: &str, dq: Option<&str>, turns: u
         wall_ns: if bot == "A" { 1_000_000 } else { 2_000_000 },
         max_call_ns: 200_000,
         fuel: (bot == "C").then_some(1000),
+        max_call_fuel: (bot == "C").then_some(400),
     }
 }
 
@@ -125,6 +126,12 @@ fn standings_seats_disqualifications_and_head_to_head_match_the_hand_count() {
     // Fuel: C used 1000 + 1000 + 1000 + 2000 in 80 calls; A and B report none.
     assert!(close(c.mean_fuel_per_call.unwrap(), 62.5));
     assert_eq!(c.max_fuel_per_game, Some(2000));
+    assert_eq!(
+        c.max_fuel_per_call,
+        Some(400),
+        "the most fuel one call used"
+    );
+    assert_eq!(a.max_fuel_per_call, None);
     assert_eq!(a.mean_fuel_per_call, None);
     // The rating: the best record rates highest, and uncertainty shrinks from 25/3.
     assert!(a.rating > c.rating && c.rating > b.rating);

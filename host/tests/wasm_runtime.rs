@@ -260,6 +260,35 @@ fn wasm_notebook_and_clueless_play_speedclue_generalized_and_uniclue() {
 }
 
 #[test]
+fn wasm_bots_play_every_board_variant() {
+    let notebook = bundled("notebook");
+    let clueless = bundled("clueless");
+    for (variant, players) in [
+        (Variant::Classic, 4),
+        (Variant::Csci306, 6),
+        (Variant::Framework, 3),
+        (Variant::Cyberclue, 4),
+    ] {
+        let config = GameConfig::new(variant, players);
+        let mut bots: Vec<Box<dyn SeatController>> = (0..players)
+            .map(|i| {
+                let path = if i % 2 == 0 { &notebook } else { &clueless };
+                Box::new(WasmBot::load(path, WasmLimits::default()).expect("loads"))
+                    as Box<dyn SeatController>
+            })
+            .collect();
+        let record = play(&config, 21, &mut bots).expect("starts");
+        assert_clean(&record);
+        let moves = record
+            .log
+            .iter()
+            .filter(|e| matches!(e.event, clue_plugin_api::Event::Moved { .. }))
+            .count();
+        assert!(moves > 0, "{variant}: the wasm bots moved on the board");
+    }
+}
+
+#[test]
 fn the_same_seed_gives_the_same_game_on_a_loaded_machine() {
     let notebook = bundled("notebook");
     let clueless = bundled("clueless");

@@ -125,6 +125,7 @@ fn standings_rows(s: &SettingReport) -> Vec<Vec<String>> {
             "ms/call",
             "max ms",
             "fuel/call",
+            "max fuel",
         ]
         .map(String::from)
         .to_vec(),
@@ -142,6 +143,8 @@ fn standings_rows(s: &SettingReport) -> Vec<Vec<String>> {
             opt(st.mean_call_us.map(|u| u / 1000.0), 3),
             opt(st.max_call_us.map(|u| u / 1000.0), 3),
             opt(st.mean_fuel_per_call, 0),
+            st.max_fuel_per_call
+                .map_or("-".to_string(), |f| f.to_string()),
         ]);
     }
     rows
@@ -208,14 +211,14 @@ fn csv(report: &Report) -> String {
     let mut out = String::from(
         "setting,bot,games,wins,win_rate,wilson_low,wilson_high,rating,uncertainty,\
          disqualified,mean_turns_to_win,calls,mean_call_us,max_call_us,mean_fuel_per_call,\
-         max_fuel_per_game\n",
+         max_fuel_per_game,max_fuel_per_call\n",
     );
     let f = |x: Option<f64>| x.map_or(String::new(), |x| format!("{x:.6}"));
     for s in report.settings.iter().chain([&report.total]) {
         for st in &s.standings {
             let _ = writeln!(
                 out,
-                "{},{},{},{},{:.6},{:.6},{:.6},{:.6},{:.6},{},{},{},{},{},{},{}",
+                "{},{},{},{},{:.6},{:.6},{:.6},{:.6},{:.6},{},{},{},{},{},{},{},{}",
                 quote(&s.label),
                 quote(&st.bot),
                 st.games,
@@ -232,6 +235,8 @@ fn csv(report: &Report) -> String {
                 f(st.max_call_us),
                 f(st.mean_fuel_per_call),
                 st.max_fuel_per_game
+                    .map_or(String::new(), |x| x.to_string()),
+                st.max_fuel_per_call
                     .map_or(String::new(), |x| x.to_string()),
             );
         }

@@ -46,6 +46,8 @@ pub struct Meter {
     pub max_call: Duration,
     /// Fuel used in this game, where the runtime counts it.
     pub fuel: Option<u64>,
+    /// The most fuel one call used.
+    pub max_call_fuel: Option<u64>,
 }
 
 /// Wraps a seat to count its calls, time them and follow its fuel.
@@ -74,7 +76,11 @@ impl SeatController for Metered<'_> {
         self.meter.wall += took;
         self.meter.max_call = self.meter.max_call.max(took);
         if let (Some(start), Some(now)) = (self.fuel_start, self.inner.fuel_used()) {
-            self.meter.fuel = Some(now.saturating_sub(start));
+            let before = self.meter.fuel.unwrap_or(0);
+            let total = now.saturating_sub(start);
+            self.meter.fuel = Some(total);
+            let call = total.saturating_sub(before);
+            self.meter.max_call_fuel = Some(self.meter.max_call_fuel.unwrap_or(0).max(call));
         }
         reply
     }

@@ -56,6 +56,9 @@ pub struct Standing {
     pub mean_fuel_per_call: Option<f64>,
     /// Most fuel used in one game.
     pub max_fuel_per_game: Option<u64>,
+    /// Most fuel used in one call: how close the bot came to the budget.
+    #[serde(default)]
+    pub max_fuel_per_call: Option<u64>,
 }
 
 /// How often each seat position wins, all bots together.
@@ -125,6 +128,7 @@ struct Tally {
     max_call_ns: u64,
     fuel: Option<u64>,
     max_fuel: Option<u64>,
+    max_call_fuel: Option<u64>,
 }
 
 fn setting_report(label: &str, bots: &[String], games: &[&GameRow]) -> SettingReport {
@@ -162,6 +166,9 @@ fn setting_report(label: &str, bots: &[String], games: &[&GameRow]) -> SettingRe
             if let Some(f) = s.fuel {
                 t.fuel = Some(t.fuel.unwrap_or(0) + f);
                 t.max_fuel = Some(t.max_fuel.unwrap_or(0).max(f));
+            }
+            if let Some(f) = s.max_call_fuel {
+                t.max_call_fuel = Some(t.max_call_fuel.unwrap_or(0).max(f));
             }
             if won {
                 t.wins += 1;
@@ -222,6 +229,7 @@ fn setting_report(label: &str, bots: &[String], games: &[&GameRow]) -> SettingRe
                 max_call_us: (t.calls > 0).then(|| t.max_call_ns as f64 / 1000.0),
                 mean_fuel_per_call: t.fuel.and_then(|f| per_call(f as f64)),
                 max_fuel_per_game: t.max_fuel,
+                max_fuel_per_call: t.max_call_fuel,
             }
         })
         .collect();

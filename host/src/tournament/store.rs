@@ -79,6 +79,9 @@ pub struct SeatRow {
     pub wall_ns: u64,
     pub max_call_ns: u64,
     pub fuel: Option<u64>,
+    /// The most fuel one call used, where the runtime counts fuel.
+    #[serde(default)]
+    pub max_call_fuel: Option<u64>,
 }
 
 /// One stored game, as the statistics read it.
@@ -121,7 +124,7 @@ impl Store {
                  bot TEXT, spec TEXT, outcome TEXT NOT NULL, dq_reason TEXT, detail TEXT,
                  rank INTEGER NOT NULL, turns INTEGER NOT NULL, calls INTEGER NOT NULL,
                  suggestions INTEGER NOT NULL, wall_ns INTEGER NOT NULL,
-                 max_call_ns INTEGER NOT NULL, fuel INTEGER,
+                 max_call_ns INTEGER NOT NULL, fuel INTEGER, max_call_fuel INTEGER,
                  PRIMARY KEY (game, seat));",
         )
         .map_err(sql)?;
@@ -263,8 +266,8 @@ impl Store {
             let (outcome, reason) = outcome_label(&s.outcome);
             tx.execute(
                 "INSERT INTO seats (game, seat, bot, spec, outcome, dq_reason, detail, rank,
-                     turns, calls, suggestions, wall_ns, max_call_ns, fuel)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                     turns, calls, suggestions, wall_ns, max_call_ns, fuel, max_call_fuel)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
                 params![
                     game.index as i64,
                     s.seat.0,
@@ -280,6 +283,7 @@ impl Store {
                     meter.map_or(0, |m| m.wall.as_nanos() as i64),
                     meter.map_or(0, |m| m.max_call.as_nanos() as i64),
                     meter.and_then(|m| m.fuel).map(|f| f as i64),
+                    meter.and_then(|m| m.max_call_fuel).map(|f| f as i64),
                 ],
             )
             .map_err(sql)?;
@@ -315,7 +319,7 @@ impl Store {
             .conn
             .prepare(
                 "SELECT game, seat, bot, outcome, dq_reason, detail, rank, turns, calls,
-                        wall_ns, max_call_ns, fuel FROM seats ORDER BY game, seat",
+                        wall_ns, max_call_ns, fuel, max_call_fuel FROM seats ORDER BY game, seat",
             )
             .map_err(|e| self.sql(e))?;
         let rows = stmt
@@ -334,6 +338,7 @@ impl Store {
                         wall_ns: r.get::<_, i64>(9)? as u64,
                         max_call_ns: r.get::<_, i64>(10)? as u64,
                         fuel: r.get::<_, Option<i64>>(11)?.map(|f| f as u64),
+                        max_call_fuel: r.get::<_, Option<i64>>(12)?.map(|f| f as u64),
                     },
                 ))
             })
