@@ -110,7 +110,7 @@ impl FromStr for BotSpec {
         if target.is_empty() {
             return Err(SpecError::NoTarget(s.into()));
         }
-        if kind == BotKind::Builtin && !BUILTINS.contains(&target) {
+        if kind == BotKind::Builtin && !BUILTINS.contains(&target) && target != HUMAN {
             return Err(SpecError::UnknownBuiltin {
                 name: target.into(),
                 known: BUILTINS.join(", "),
@@ -132,11 +132,15 @@ impl fmt::Display for BotSpec {
 /// The bots compiled into the host.
 pub const BUILTINS: [&str; 2] = ["clueless", "notebook"];
 
+/// `builtin:human`: the person at this terminal (`clue play`; not a tournament entrant).
+pub const HUMAN: &str = "human";
+
 /// Creates a fresh built-in bot by name.
 pub fn builtin(name: &str) -> Option<Box<dyn SeatController>> {
     match name {
         "clueless" => Some(Box::new(InProcess(clueless::Clueless::default()))),
         "notebook" => Some(Box::new(InProcess(notebook::Notebook::default()))),
+        "human" => Some(Box::new(crate::human::ConsoleHuman::stdin())),
         _ => None,
     }
 }

@@ -4,8 +4,10 @@
 
 pub mod account;
 pub mod bots;
+pub mod human;
 pub mod logfile;
 pub mod options;
 pub mod run;
 pub mod runtime;
 pub mod tournament;
+pub mod web;

@@ -42,6 +42,8 @@ enum Command {
         #[arg(long, value_name = "N", requires = "db")]
         game: Option<u64>,
     },
+    /// Play and watch in the browser: serve the page on loopback (docs/web.md)
+    Serve(cli::serve::ServeArgs),
     /// Run tournaments from a tournament file and report on their results
     #[command(subcommand)]
     Tournament(cli::tournament::TournamentCommand),
@@ -67,6 +69,7 @@ fn main() -> ExitCode {
         Command::Play(args) => cli::play::run(args),
         Command::Worker(command) => cli::worker::run(command),
         Command::Replay { log, db, game } => cli::replay::run(log.as_deref(), db.as_deref(), game),
+        Command::Serve(args) => cli::serve::run(args),
         Command::Tournament(command) => cli::tournament::run(command),
         Command::Uniclue(command) => cli::uniclue::run(command),
     };

@@ -3,6 +3,7 @@
 pub mod board;
 pub mod play;
 pub mod replay;
+pub mod serve;
 pub mod tournament;
 pub mod uniclue;
 pub mod worker;

@@ -1,0 +1,115 @@
+//! Stored games: the list of the results store given to `clue serve --db`,
+//! and one game decoded from its compressed log, every event with the tokens
+//! after it, as the omniscient viewer sees it. A tournament writing to the
+//! same store shows its games here as each one is stored.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::{Path as UrlPath, State};
+use axum::http::StatusCode;
+use serde_json::{Value, json};
+
+use super::view;
+use super::{ApiError, AppState};
+use crate::tournament::store::Store;
+
+fn open(db: &Path) -> Result<Store, ApiError> {
+    if !db.exists() {
+        return Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!(
+                "{}: no such results store (run a tournament first)",
+                db.display()
+            ),
+        ));
+    }
+    Store::open(db).map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))
+}
+
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
+}
+
+pub async fn list(State(app): State<Arc<AppState>>) -> Result<Json<Value>, ApiError> {
+    let Some(db) = app.db.clone() else {
+        return Ok(Json(json!({ "db": null, "games": [] })));
+    };
+    blocking(move || {
+        if !db.exists() {
+            return Ok(Json(
+                json!({ "db": db.display().to_string(), "games": [], "missing": true }),
+            ));
+        }
+        let store = open(&db)?;
+        let games = store
+            .games()
+            .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+        Ok(Json(
+            json!({ "db": db.display().to_string(), "games": games }),
+        ))
+    })
+    .await
+}
+
+pub async fn game(
+    State(app): State<Arc<AppState>>,
+    UrlPath(index): UrlPath<String>,
+) -> Result<Json<Value>, ApiError> {
+    let Some(db) = app.db.clone() else {
+        return Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            "no results store: start `clue serve --db results.sqlite`",
+        ));
+    };
+    let index: u64 = index
+        .parse()
+        .map_err(|_| ApiError::new(StatusCode::NOT_FOUND, format!("no game `{index}`")))?;
+    blocking(move || {
+        let store = open(&db)?;
+        let log = store.log(index).map_err(|e| match e {
+            crate::tournament::store::StoreError::NoGame { .. } => {
+                ApiError::new(StatusCode::NOT_FOUND, e.to_string())
+            }
+            e => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+        })?;
+        let setup = view::probe(&log.header.config, log.header.seed)
+            .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?;
+        let labels: Vec<String> = log.header.bots.iter().map(ToString::to_string).collect();
+        let names = view::seat_names(&setup, &labels);
+        let players = usize::from(setup.players);
+        let mut at = view::positions(&setup.starts, players, &[]);
+        let frames: Vec<Value> = log
+            .entries
+            .iter()
+            .map(|entry| {
+                view::apply(&mut at, &entry.event);
+                json!({
+                    "text": view::describe(&entry.event, &setup.deck, &names),
+                    "positions": at,
+                    "seen_by": entry.seen_by,
+                })
+            })
+            .collect();
+        Ok(Json(json!({
+            "index": index,
+            "variant": log.header.config.variant,
+            "seed": log.header.seed,
+            "players": players,
+            "names": names,
+            "deck": setup.deck.cards.iter().enumerate().map(|(i, c)| json!({"id": i, "name": c.name, "category": c.category})).collect::<Vec<_>>(),
+            "board": setup.board,
+            "starts": view::positions(&setup.starts, players, &[]),
+            "hands": log.summary.as_ref().map(|s| s.hands.clone()),
+            "envelope": log.summary.as_ref().map(|s| s.envelope.clone()),
+            "winner": log.summary.as_ref().and_then(|s| s.winner),
+            "frames": frames,
+        })))
+    })
+    .await
+}

@@ -1,0 +1,509 @@
+//! The HTTP API of `clue serve`: every action, and every way of getting one
+//! wrong (each refused with a 4xx and a message, the game going on).
+
+mod web_support;
+
+use serde_json::{Value, json};
+use web_support::{Server, simple_answer};
+
+/// Answers with the simple player until `stop` says so or the game ends.
+fn drive(server: &Server, id: u64, mut stop: impl FnMut(&Value) -> bool) -> Value {
+    for count in 0..5000 {
+        let state = server.wait_pending(id);
+        if !state["finished"].is_null() || stop(&state) {
+            return state;
+        }
+        // The contest rules refuse a repeated suggestion: vary it and retry.
+        let mut tries = 0;
+        loop {
+            let (action, body) = simple_answer(&state, count * 31 + tries);
+            let (status, reply) = server.post(&format!("/api/games/{id}/{action}"), &body);
+            if status == 422 && action == "suggest" && tries < 60 {
+                tries += 1;
+                continue;
+            }
+            assert_eq!(status, 200, "{action} {body}: {reply}");
+            break;
+        }
+    }
+    panic!("the game did not end");
+}
+
+fn kind(state: &Value) -> &str {
+    state["pending"]["request"]["request"]
+        .as_str()
+        .unwrap_or("")
+}
+
+#[test]
+fn default_game_is_csci306_with_five_bots_and_the_person_first() {
+    let server = Server::start(None);
+    let id = server.start_game(&json!({"seed": 3}));
+    let state = server.wait_pending(id);
+    assert_eq!(state["variant"], "csci306");
+    assert_eq!(state["players"], 6);
+    assert_eq!(state["seat"], 0);
+    assert_eq!(state["names"].as_array().map(Vec::len), Some(6));
+    assert!(state["names"][0].as_str().unwrap_or("").contains("(you)"));
+    assert!(
+        state["board"]["rooms"]["cells"]
+            .as_array()
+            .is_some_and(|c| !c.is_empty())
+    );
+    assert_eq!(state["positions"].as_array().map(Vec::len), Some(6));
+    assert!(!state["hand"].as_array().expect("hand").is_empty());
+    // csci306 accusations come at the start of the turn.
+    assert_eq!(kind(&state), "accuse");
+    assert_eq!(state["pending"]["request"]["point"], "start-of-turn");
+}
+
+#[test]
+fn a_whole_game_played_through_the_api_ends_with_the_envelope() {
+    let server = Server::start(None);
+    let id = server.start_game(&json!({"seed": 11, "max_rounds": 40}));
+    let end = drive(&server, id, |_| false);
+    let finished = &end["finished"];
+    assert_eq!(finished["envelope"].as_array().map(Vec::len), Some(3));
+    let events = end["events"].as_array().expect("events");
+    assert!(
+        events
+            .last()
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .starts_with("game over")
+    );
+    // Nothing more can be done.
+    let (status, body) = server.post(
+        &format!("/api/games/{id}/accuse"),
+        &json!({"request": 1, "accusation": null}),
+    );
+    assert_eq!(status, 409, "{body}");
+    assert_eq!(body["error"], "the game is over");
+}
+
+#[test]
+fn moves_outside_the_targets_and_stale_ids_are_refused() {
+    let server = Server::start(None);
+    let id = server.start_game(&json!({"seed": 5}));
+    let state = drive(&server, id, |s| kind(s) == "move");
+    let pending = state["pending"]["id"].as_u64().expect("id");
+    let targets = state["pending"]["request"]["targets"]
+        .as_array()
+        .expect("targets")
+        .clone();
+    // A cell that is not a target (the far corner is never one after a d6 from a start).
+    let far = json!({"cell": {"row": 0, "col": 0}});
+    assert!(!targets.contains(&far));
+    let (status, body) = server.post(
+        &format!("/api/games/{id}/move"),
+        &json!({"request": pending, "to": far}),
+    );
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("not one of the"),
+        "{body}"
+    );
+    // A stale request id.
+    let (status, body) = server.post(
+        &format!("/api/games/{id}/move"),
+        &json!({"request": pending + 7, "to": targets[0]}),
+    );
+    assert_eq!(status, 409, "{body}");
+    assert!(
+        body["error"].as_str().unwrap_or("").contains("stale"),
+        "{body}"
+    );
+    // The wrong action for the request.
+    let (status, body) = server.post(
+        &format!("/api/games/{id}/respond"),
+        &json!({"request": pending, "card": 0}),
+    );
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("waiting for you to move"),
+        "{body}"
+    );
+    // A malformed body.
+    let (status, body) = server.post(
+        &format!("/api/games/{id}/move"),
+        &json!({"request": pending, "to": "the moon"}),
+    );
+    assert_eq!(status, 400, "{body}");
+    // The game still waits for the same request, and a legal move is taken.
+    let again = server.get(&format!("/api/games/{id}")).1;
+    assert_eq!(again["pending"]["id"].as_u64(), Some(pending));
+    let (status, body) = server.post(
+        &format!("/api/games/{id}/move"),
+        &json!({"request": pending, "to": targets[0]}),
+    );
+    assert_eq!(status, 200, "{body}");
+    let after = server.wait_pending(id);
+    assert_ne!(after["pending"]["id"].as_u64(), Some(pending));
+    assert!(
+        after["events"]
+            .as_array()
+            .expect("events")
+            .iter()
+            .any(|e| e.as_str().unwrap_or("").contains("(you) moves to"))
+    );
+}
+
+#[test]
+fn suggestions_must_name_the_room_and_one_card_of_each_category() {
+    let server = Server::start(None);
+    let id = server.start_game(&json!({"seed": 9}));
+    let state = drive(&server, id, |s| kind(s) == "suggest");
+    let pending = state["pending"]["id"].as_u64().expect("id");
+    let room = state["pending"]["request"]["turn"]["room"]
+        .as_u64()
+        .expect("in a room");
+    assert_eq!(state["pending"]["request"]["optional"], true);
+    let person = state["deck"]
+        .as_array()
+        .expect("deck")
+        .iter()
+        .find(|c| c["category"] == "person")
+        .and_then(|c| c["id"].as_u64())
+        .expect("a person");
+    let weapon = state["deck"]
+        .as_array()
+        .expect("deck")
+        .iter()
+        .find(|c| c["category"] == "weapon")
+        .and_then(|c| c["id"].as_u64())
+        .expect("a weapon");
+    let other_room = state["deck"]
+        .as_array()
+        .expect("deck")
+        .iter()
+        .filter(|c| c["category"] == "room")
+        .filter_map(|c| c["id"].as_u64())
+        .find(|&r| r != room)
+        .expect("another room");
+    let post = |suggestion: Value| {
+        server.post(
+            &format!("/api/games/{id}/suggest"),
+            &json!({"request": pending, "suggestion": suggestion}),
+        )
+    };
+    let (status, body) = post(json!({"cards": [person, weapon, other_room]}));
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("that suggestion"),
+        "{body}"
+    );
+    let (status, body) = post(json!({"cards": [person, weapon]}));
+    assert_eq!(status, 422, "{body}");
+    let (status, body) = post(json!({"cards": [person, weapon, 999]}));
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("not in the deck"),
+        "{body}"
+    );
+    let (status, body) = post(json!({"cards": [person, weapon, room]}));
+    assert_eq!(status, 200, "{body}");
+    let after = server.wait_pending(id);
+    let events: Vec<String> = after["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter_map(|e| e.as_str().map(String::from))
+        .collect();
+    assert!(
+        events.iter().any(|e| e.contains("(you) suggests")),
+        "{events:?}"
+    );
+}
+
+#[test]
+fn showing_a_card_not_in_the_suggestion_is_refused() {
+    let server = Server::start(None);
+    let id = server.start_game(&json!({"seed": 21}));
+    let state = drive(&server, id, |s| kind(s) == "respond");
+    assert!(
+        state["finished"].is_null(),
+        "no bot ever asked the person to disprove"
+    );
+    let pending = state["pending"]["id"].as_u64().expect("id");
+    let matching: Vec<u64> = state["pending"]["request"]["matching"]
+        .as_array()
+        .expect("matching")
+        .iter()
+        .filter_map(Value::as_u64)
+        .collect();
+    let hand: Vec<u64> = state["hand"]
+        .as_array()
+        .expect("hand")
+        .iter()
+        .filter_map(Value::as_u64)
+        .collect();
+    let held_not_asked = hand.iter().find(|c| !matching.contains(c));
+    if let Some(card) = held_not_asked {
+        let (status, body) = server.post(
+            &format!("/api/games/{id}/respond"),
+            &json!({"request": pending, "card": card}),
+        );
+        assert_eq!(status, 422, "{body}");
+        assert!(
+            body["error"]
+                .as_str()
+                .unwrap_or("")
+                .contains("you cannot show"),
+            "{body}"
+        );
+    }
+    let not_held = (0..21u64)
+        .find(|c| !hand.contains(c))
+        .expect("a card not held");
+    let (status, body) = server.post(
+        &format!("/api/games/{id}/respond"),
+        &json!({"request": pending, "card": not_held}),
+    );
+    assert_eq!(status, 422, "{body}");
+    let (status, body) = server.post(
+        &format!("/api/games/{id}/respond"),
+        &json!({"request": pending, "card": 4000}),
+    );
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        body["error"].as_str().unwrap_or("").contains("no card"),
+        "{body}"
+    );
+    let (status, body) = server.post(
+        &format!("/api/games/{id}/respond"),
+        &json!({"request": pending, "card": matching[0]}),
+    );
+    assert_eq!(status, 200, "{body}");
+    // csci306 shows the card to everyone, so the person's notebook marks it as theirs.
+    let after = server.wait_pending(id);
+    let row = after["notebook"]
+        .as_array()
+        .expect("notebook")
+        .iter()
+        .find(|r| r["card"].as_u64() == Some(matching[0]))
+        .cloned()
+        .expect("row");
+    assert_eq!(row["marks"][0], "holds");
+}
+
+#[test]
+fn accusations_are_checked_and_a_wrong_one_only_informs_in_csci306() {
+    let server = Server::start(None);
+    let id = server.start_game(&json!({"seed": 4}));
+    let state = server.wait_pending(id);
+    assert_eq!(kind(&state), "accuse");
+    let pending = state["pending"]["id"].as_u64().expect("id");
+    let post = |accusation: Value| {
+        server.post(
+            &format!("/api/games/{id}/accuse"),
+            &json!({"request": pending, "accusation": accusation}),
+        )
+    };
+    let (status, body) = post(json!({"cards": [0, 1]}));
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("that accusation"),
+        "{body}"
+    );
+    let (status, body) = post(json!({"cards": [0, 0, 0]}));
+    assert_eq!(status, 422, "{body}");
+    // A well-formed accusation of a card the person holds: certainly wrong.
+    let hand: Vec<u64> = state["hand"]
+        .as_array()
+        .expect("hand")
+        .iter()
+        .filter_map(Value::as_u64)
+        .collect();
+    let deck = state["deck"].as_array().expect("deck").clone();
+    let mut cards = Vec::new();
+    for cat in ["person", "weapon", "room"] {
+        let ids: Vec<u64> = deck
+            .iter()
+            .filter(|c| c["category"] == cat)
+            .filter_map(|c| c["id"].as_u64())
+            .collect();
+        cards.push(*ids.iter().find(|c| hand.contains(c)).unwrap_or(&ids[0]));
+    }
+    let (status, body) = post(json!({"cards": cards}));
+    assert_eq!(status, 200, "{body}");
+    let after = server.wait_pending(id);
+    let events: Vec<String> = after["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter_map(|e| e.as_str().map(String::from))
+        .collect();
+    assert!(
+        events
+            .iter()
+            .any(|e| e.contains("(you) accuses") && e.ends_with("wrong")),
+        "{events:?}"
+    );
+    assert!(after["finished"].is_null());
+}
+
+#[test]
+fn unknown_games_actions_and_pages_are_404() {
+    let server = Server::start(None);
+    for path in ["/api/games/99", "/api/games/nope", "/nothing-here"] {
+        let (status, body) = server.get(path);
+        assert_eq!(status, 404, "{path}: {body}");
+        assert!(body["error"].is_string(), "{path}: {body}");
+    }
+    let (status, body) = server.post(
+        "/api/games/99/move",
+        &json!({"request": 1, "to": {"room": 1}}),
+    );
+    assert_eq!(status, 404, "{body}");
+    let id = server.start_game(&json!({"seed": 1}));
+    let (status, body) = server.post(&format!("/api/games/{id}/dance"), &json!({}));
+    assert_eq!(status, 404, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("unknown action")
+    );
+}
+
+#[test]
+fn bad_start_requests_say_what_is_wrong() {
+    let server = Server::start(None);
+    let cases = [
+        (json!({"variant": "chess"}), "unknown variant"),
+        (
+            json!({"players": 9}),
+            "csci306 is played by 2 to 6 players, not 9",
+        ),
+        (
+            json!({"bots": ["builtin:deep-blue"]}),
+            "unknown built-in bot `deep-blue`",
+        ),
+        (json!({"bots": ["notebook"]}), "has no kind"),
+        (json!({"bots": ["builtin:human"]}), "plays in a terminal"),
+        (json!({"seat": 6}), "not a seat you can play"),
+        (json!({"board": "atlantis"}), "unknown board `atlantis`"),
+        (
+            json!({"layout": {"name": "L.csv", "text": "W"}}),
+            "needs both files",
+        ),
+        (
+            json!({"variant": "uniclue", "seat": 1}),
+            "not a seat you can play",
+        ),
+        (
+            json!({"bots": ["builtin:notebook", "builtin:notebook", "builtin:notebook", "builtin:notebook", "builtin:notebook", "builtin:notebook"]}),
+            "6 bots given",
+        ),
+    ];
+    for (request, expected) in cases {
+        let (status, body) = server.post("/api/games", &request);
+        assert!(status == 400 || status == 422, "{request}: {status} {body}");
+        let message = body["error"].as_str().unwrap_or("");
+        assert!(
+            message.contains(expected),
+            "{request}: {message:?} lacks {expected:?}"
+        );
+    }
+}
+
+#[test]
+fn a_broken_uploaded_board_is_refused_with_file_line_and_column() {
+    let server = Server::start(None);
+    let setup = "Room, Kitchen, K\nRoom, Hall, H\nSpace, Walkway, W\nPlayer, Miss Scarlet, red, Human, 2, 1\nPlayer, Mr Green, green, Computer, 2, 2\nWeapon, Rope\n";
+    let layout = "K,K*,K#,W,Wv,W\nW,W^,Q,W,H,H\nW,W,W,W,H*,H#\n";
+    let request = json!({
+        "players": 2,
+        "layout": {"name": "MyLayout.csv", "text": layout},
+        "setup": {"name": "MySetup.txt", "text": setup},
+    });
+    let (status, body) = server.post("/api/games", &request);
+    assert_eq!(status, 422, "{body}");
+    let message = body["error"].as_str().unwrap_or("");
+    assert!(
+        message.contains("MyLayout.csv:2:6: unknown room initial `Q`"),
+        "{message}"
+    );
+    // The same board without the stray cell is played.
+    let fixed = layout.replace('Q', "W");
+    let request = json!({
+        "players": 2,
+        "layout": {"name": "MyLayout.csv", "text": fixed},
+        "setup": {"name": "MySetup.txt", "text": setup},
+        "seed": 2,
+    });
+    let id = server.start_game(&request);
+    let state = server.wait_pending(id);
+    assert_eq!(state["board"]["rooms"]["rows"], 3);
+    assert_eq!(state["board"]["rooms"]["cols"], 6);
+}
+
+#[test]
+fn the_person_can_play_every_variant() {
+    let server = Server::start(None);
+    for (variant, board_kind) in [
+        ("classic", Some("rooms")),
+        ("framework", Some("grid")),
+        ("cyberclue", Some("ring")),
+        ("speedclue", None),
+        ("generalized", None),
+        ("uniclue", None),
+    ] {
+        let id = server.start_game(&json!({"variant": variant, "seed": 8, "max_rounds": 12}));
+        let first = server.wait_pending(id);
+        match board_kind {
+            Some(kind) => assert!(
+                first["board"][kind].is_object(),
+                "{variant}: {}",
+                first["board"]
+            ),
+            None => assert!(first["board"].is_null(), "{variant}"),
+        }
+        let end = drive(&server, id, |_| false);
+        assert!(!end["finished"].is_null(), "{variant}");
+        assert!(end["error"].is_null(), "{variant}: {}", end["error"]);
+    }
+}
+
+#[test]
+fn the_page_and_its_assets_are_served() {
+    let server = Server::start(None);
+    let (status, html) = web_support::http_text(&server.addr, "GET", "/", None);
+    assert_eq!(status, 200);
+    assert!(html.contains("<title>Clue Arena</title>"));
+    for path in ["/app.js", "/app.css"] {
+        let (status, text) = web_support::http_text(&server.addr, "GET", path, None);
+        assert_eq!(status, 200, "{path}");
+        assert!(text.len() > 1000, "{path}");
+    }
+    let (status, options) = server.get("/api/options");
+    assert_eq!(status, 200);
+    assert_eq!(options["default"]["variant"], "csci306");
+    assert!(
+        options["builtins"]
+            .as_array()
+            .expect("builtins")
+            .contains(&json!("builtin:notebook"))
+    );
+    assert!(
+        !options["builtins"]
+            .as_array()
+            .expect("builtins")
+            .contains(&json!("builtin:human"))
+    );
+}

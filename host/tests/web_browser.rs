@@ -1,0 +1,382 @@
+//! End to end in headless Chromium: a person plays a whole `csci306` game
+//! against five bots by clicking the highlighted targets and the dialogs,
+//! and watches a stored tournament game step by step. Screenshots go to
+//! `target/screenshots/`. Needs Debian's `chromium` and `chromium-driver`
+//! (`.ci/run` installs them); driven over the WebDriver protocol.
+
+mod web_support;
+
+use std::io::{BufRead, BufReader};
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use web_support::{Server, http};
+
+/// chromedriver on a free port, with one headless Chromium session.
+struct Browser {
+    driver: Child,
+    addr: String,
+    session: String,
+    _profile: TempDir,
+}
+
+struct TempDir(PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+impl Browser {
+    fn start() -> Browser {
+        let port = free_port();
+        let mut driver = Command::new("chromedriver")
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver runs (apt-get install chromium chromium-driver)");
+        let stdout = driver.stdout.take().expect("piped");
+        let mut reader = BufReader::new(stdout);
+        let mut line = String::new();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while !line.contains("started successfully") {
+            line.clear();
+            if reader.read_line(&mut line).unwrap_or(0) == 0 || Instant::now() > deadline {
+                break;
+            }
+        }
+        std::thread::spawn(move || {
+            let mut sink = String::new();
+            while reader.read_line(&mut sink).unwrap_or(0) > 0 {
+                sink.clear();
+            }
+        });
+        let addr = format!("127.0.0.1:{port}");
+        let profile =
+            std::env::temp_dir().join(format!("clue-web-test-{}-{port}", std::process::id()));
+        let binary = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
+            .into_iter()
+            .find(|p| std::path::Path::new(p).exists())
+            .unwrap_or("/usr/bin/chromium");
+        let caps = json!({"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": {
+                "binary": binary,
+                "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                         "--disable-dev-shm-usage", "--window-size=1500,1050",
+                         format!("--user-data-dir={}", profile.display())]
+            }
+        }}});
+        let (status, body) = http(&addr, "POST", "/session", Some(&caps.to_string()));
+        assert_eq!(status, 200, "new session: {body}");
+        let session = body["value"]["sessionId"]
+            .as_str()
+            .expect("session id")
+            .to_string();
+        Browser {
+            driver,
+            addr,
+            session,
+            _profile: TempDir(profile),
+        }
+    }
+
+    fn cmd(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        let url = format!("/session/{}{path}", self.session);
+        let text = body.map(|b| b.to_string());
+        let (status, reply) = http(
+            &self.addr,
+            method,
+            &url,
+            text.as_deref().or(Some("{}")).filter(|_| method == "POST"),
+        );
+        assert_eq!(status, 200, "{method} {path}: {reply}");
+        reply["value"].clone()
+    }
+
+    fn try_cmd(&self, method: &str, path: &str, body: Value) -> (u16, Value) {
+        let url = format!("/session/{}{path}", self.session);
+        http(&self.addr, method, &url, Some(&body.to_string()))
+    }
+
+    fn goto(&self, url: &str) {
+        self.cmd("POST", "/url", Some(json!({ "url": url })));
+    }
+
+    fn script(&self, code: &str) -> Value {
+        self.cmd(
+            "POST",
+            "/execute/sync",
+            Some(json!({ "script": code, "args": [] })),
+        )
+    }
+
+    fn find(&self, css: &str) -> Option<String> {
+        let (status, reply) = self.try_cmd(
+            "POST",
+            "/element",
+            json!({"using": "css selector", "value": css}),
+        );
+        if status != 200 {
+            return None;
+        }
+        reply["value"]
+            .as_object()
+            .and_then(|o| o.values().next())
+            .and_then(Value::as_str)
+            .map(String::from)
+    }
+
+    /// Clicks the element like a person (WebDriver element click). `false`
+    /// when it is not there or something covers it.
+    fn click(&self, css: &str) -> bool {
+        match self.find(css) {
+            Some(id) => {
+                self.try_cmd("POST", &format!("/element/{id}/click"), json!({}))
+                    .0
+                    == 200
+            }
+            None => false,
+        }
+    }
+
+    fn type_into(&self, css: &str, text: &str) {
+        let id = self.find(css).unwrap_or_else(|| panic!("no {css}"));
+        self.cmd("POST", &format!("/element/{id}/clear"), Some(json!({})));
+        self.cmd(
+            "POST",
+            &format!("/element/{id}/value"),
+            Some(json!({ "text": text })),
+        );
+    }
+
+    fn screenshot(&self, name: &str) -> PathBuf {
+        let data = self.cmd("GET", "/screenshot", None);
+        let png = base64_decode(data.as_str().expect("base64 png"));
+        assert!(png.starts_with(b"\x89PNG"), "a png");
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/screenshots");
+        std::fs::create_dir_all(&dir).expect("screenshot dir");
+        let path = dir.join(format!("{name}.png"));
+        std::fs::write(&path, png).expect("write screenshot");
+        path
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = http(
+            &self.addr,
+            "DELETE",
+            &format!("/session/{}", self.session),
+            None,
+        );
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
+
+fn base64_decode(text: &str) -> Vec<u8> {
+    let value = |c: u8| -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        } as u32)
+    };
+    let mut out = Vec::new();
+    let (mut acc, mut bits) = (0u32, 0);
+    for v in text.bytes().filter_map(value) {
+        acc = (acc << 6) | v;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    out
+}
+
+/// What the page shows: the prompt's kind and request, whether a dialog is
+/// open, whether the notebook has solved the case.
+fn page_state(browser: &Browser) -> Value {
+    browser.script(
+        "const p = document.getElementById('prompt');
+         return { kind: p.dataset.kind || '', request: p.dataset.request || '',
+                  modal: !document.getElementById('modal').classList.contains('hidden'),
+                  modalTitle: document.getElementById('modal-title').textContent,
+                  solved: p.dataset.solved === 'true',
+                  targets: document.querySelectorAll('.target').length,
+                  text: document.getElementById('prompt-text').textContent };",
+    )
+}
+
+#[test]
+fn a_person_plays_a_whole_csci306_game_in_chromium() {
+    let server = Server::start(None);
+    let browser = Browser::start();
+    browser.goto(&server.url("/"));
+    browser.type_into("#delay", "0");
+    browser.type_into("#seed", "12");
+    let shot = browser.screenshot("01-new-game");
+    assert!(shot.exists());
+    assert!(browser.click("#start"));
+
+    let deadline = Instant::now() + Duration::from_secs(600);
+    let (mut moves, mut suggestions, mut responses, mut accusations) = (0, 0, 0, 0);
+    let mut shots = std::collections::BTreeSet::new();
+    let mut last_request = String::new();
+    let over = loop {
+        assert!(Instant::now() < deadline, "the game did not end in time");
+        let state = page_state(&browser);
+        let kind = state["kind"].as_str().unwrap_or("").to_string();
+        let request = state["request"].as_str().unwrap_or("").to_string();
+        if kind == "over" {
+            break state;
+        }
+        if kind == "error" {
+            panic!("the game stopped: {state}");
+        }
+        let fresh = request != last_request;
+        if state["modal"] == true {
+            let title = state["modalTitle"].as_str().unwrap_or("").to_string();
+            if shots.insert(title.clone()) {
+                browser.screenshot(&format!(
+                    "03-dialog-{}",
+                    title.to_lowercase().replace(' ', "-")
+                ));
+            }
+            if browser.click("#modal-ok") {
+                match title.as_str() {
+                    "Suggest" => suggestions += 1,
+                    "Show a card" => responses += 1,
+                    "Accuse" => accusations += 1,
+                    _ => {}
+                }
+                last_request = request;
+            }
+        } else if !fresh {
+            // Already answered; wait for the game to move on.
+        } else if kind == "move" {
+            assert!(
+                state["targets"].as_u64().unwrap_or(0) > 0,
+                "a move with no highlighted target: {state}"
+            );
+            if shots.insert("move".to_string()) {
+                browser.screenshot("02-targets");
+            }
+            // Prefer entering a room (its centre marker), else any highlighted square.
+            if browser.click("circle.target") || browser.click("rect.target") {
+                moves += 1;
+                last_request = request;
+            }
+        } else if kind == "accuse" {
+            let clicked = if state["solved"] == true {
+                browser.click("#accuse-yes")
+            } else {
+                browser.click("#accuse-no")
+            };
+            if clicked && state["solved"] != true {
+                last_request = request;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(60));
+    };
+    let end = browser.screenshot("04-game-over");
+    assert!(end.exists());
+    let text = over["text"].as_str().unwrap_or("");
+    assert!(text.contains("The envelope held"), "{over}");
+    assert!(moves >= 3, "only {moves} moves were clicked");
+    assert!(
+        suggestions >= 1,
+        "no suggestion was made through the dialog"
+    );
+    eprintln!(
+        "played: {moves} moves, {suggestions} suggestions, {responses} cards shown, {accusations} accusations; {text}"
+    );
+}
+
+#[test]
+fn a_stored_tournament_game_is_replayed_forwards_and_back_in_chromium() {
+    let dir = std::env::temp_dir().join(format!("clue-web-replay-{}", std::process::id()));
+    let _cleanup = TempDir(dir.clone());
+    std::fs::create_dir_all(&dir).expect("dir");
+    let file = dir.join("t.yaml");
+    std::fs::write(
+        &file,
+        "variant: classic\nplayers: 3\nseed: 5\nstore: results.sqlite\nschedule:\n  kind: random\n  games: 2\nbots:\n  - name: notebook\n    kind: builtin\n    path: notebook\n  - name: clueless\n    kind: builtin\n    path: clueless\n  - name: notebook-2\n    kind: builtin\n    path: notebook\n",
+    )
+    .expect("tournament file");
+    let db = dir.join("results.sqlite");
+    let status = Command::new(env!("CARGO_BIN_EXE_clue"))
+        .args(["tournament", "run", "--quiet"])
+        .arg(&file)
+        .arg("--db")
+        .arg(&db)
+        .stdout(Stdio::null())
+        .status()
+        .expect("clue tournament run");
+    assert!(status.success());
+    let server = Server::start(Some(&db));
+    let (code, list) = server.get("/api/replays");
+    assert_eq!(code, 200, "{list}");
+    assert_eq!(list["games"].as_array().map(Vec::len), Some(2));
+
+    let browser = Browser::start();
+    browser.goto(&server.url("/#replays"));
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !browser.click("button.watch") {
+        assert!(Instant::now() < deadline, "no stored game listed");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let step = || browser.script("return document.getElementById('rw-step').textContent;");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while step().as_str().unwrap_or("").is_empty() {
+        assert!(Instant::now() < deadline, "the replay did not open");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(step().as_str().unwrap_or("").starts_with("event 0 of"));
+    for _ in 0..12 {
+        assert!(browser.click("#rw-fwd"));
+    }
+    assert!(
+        step().as_str().unwrap_or("").starts_with("event 12 of"),
+        "{}",
+        step()
+    );
+    browser.screenshot("05-replay");
+    assert!(browser.click("#rw-back"));
+    assert!(
+        step().as_str().unwrap_or("").starts_with("event 11 of"),
+        "{}",
+        step()
+    );
+    assert!(browser.click("#rw-last"));
+    let last = step();
+    let text = last.as_str().unwrap_or("");
+    let total = text.rsplit(' ').next().unwrap_or("");
+    assert_eq!(text, format!("event {total} of {total}"));
+    let current = browser.script(
+        "const c = document.querySelector('#rw-events li.current'); return c ? c.textContent : '';",
+    );
+    assert!(
+        current.as_str().unwrap_or("").starts_with("game over"),
+        "{current}"
+    );
+    browser.screenshot("06-replay-end");
+}
