@@ -130,7 +130,7 @@ impl fmt::Display for BotSpec {
 }
 
 /// The bots compiled into the host.
-pub const BUILTINS: [&str; 2] = ["clueless", "notebook"];
+pub const BUILTINS: [&str; 3] = ["clueless", "notebook", "sleuth"];
 
 /// `builtin:human`: the person at this terminal (`clue play`; not a tournament entrant).
 pub const HUMAN: &str = "human";
@@ -141,6 +141,7 @@ pub fn builtin(name: &str) -> Option<Box<dyn SeatController>> {
         "clueless" => Some(Box::new(InProcess(clueless::Clueless::default()))),
         "notebook" => Some(Box::new(InProcess(notebook::Notebook::default()))),
         "human" => Some(Box::new(crate::human::ConsoleHuman::stdin())),
+        "sleuth" => Some(Box::new(InProcess(sleuth::Sleuth::default()))),
         _ => None,
     }
 }

@@ -20,6 +20,9 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Measure the bots: `clue bench strength` plays sleuth against the other built-in bots
+    #[command(subcommand)]
+    Bench(cli::bench::BenchCommand),
     /// The host's helper processes (native plugin workers): not for direct use
     #[command(subcommand, hide = true)]
     Worker(cli::worker::WorkerCommand),
@@ -65,6 +68,7 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
+        Command::Bench(command) => cli::bench::run(command),
         Command::Board { command } => cli::board::run(command),
         Command::Play(args) => cli::play::run(args),
         Command::Worker(command) => cli::worker::run(command),

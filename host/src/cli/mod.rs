@@ -1,5 +1,6 @@
 //! One module per subcommand of `clue`.
 
+pub mod bench;
 pub mod board;
 pub mod play;
 pub mod replay;

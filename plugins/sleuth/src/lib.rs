@@ -1,0 +1,555 @@
+//! `sleuth`: the reference bot. It records everything it may see as
+//! constraints on who holds which card, counts the deals consistent with them
+//! exactly (`sleuth-infer`), asks the questions whose answers are expected to
+//! teach most about the envelope, walks towards the rooms where it can ask
+//! them, and accuses only when it is certain where a wrong accusation
+//! eliminates (earlier, on good odds, where it does not).
+//!
+//! ```
+//! use clue_engine::{GameConfig, InProcess, SeatController, play};
+//! use clue_plugin_api::{Player, Variant};
+//!
+//! assert_eq!(sleuth::Sleuth::default().name(), "sleuth");
+//! let config = GameConfig::new(Variant::Speedclue, 3);
+//! let mut bots: Vec<Box<dyn SeatController>> = vec![
+//!     Box::new(InProcess(sleuth::Sleuth::default())),
+//!     Box::new(InProcess(notebook::Notebook::default())),
+//!     Box::new(InProcess(notebook::Notebook::default())),
+//! ];
+//! let record = play(&config, 1, &mut bots).unwrap();
+//! assert!(record.winner.is_some());
+//! ```
+
+mod belief;
+mod board;
+mod gain;
+
+use belief::Notes;
+use board::Map;
+use clue_plugin_api::{
+    Accusation, AccusePoint, AccuseRequest, Card, Event, MoveRequest, Player, Position,
+    RespondRequest, Seat, Setup, SuggestRequest, Suggestion, Variant,
+};
+use gain::Table;
+use sleuth_infer::{Knowledge, Owner};
+
+/// The reference bot. One value plays one game at a time; `begin_game`
+/// starts afresh.
+#[derive(Default)]
+pub struct Sleuth {
+    game: Option<Game>,
+}
+
+/// The suggestion being answered.
+struct Asked {
+    suggester: usize,
+    cards: Vec<usize>,
+}
+
+struct Game {
+    setup: Setup,
+    me: usize,
+    players: usize,
+    /// What this bot knows (`None` when the deck is too big for the solver:
+    /// then it only plays legally).
+    notes: Option<Notes>,
+    /// What every seat knows: used to show the card that leaks least.
+    public: Option<Knowledge>,
+    /// Card ids of each category, in deck category order.
+    categories: Vec<Vec<usize>>,
+    map: Option<Map>,
+    current: Option<Asked>,
+    /// This bot's suggestions so far.
+    made: Vec<Vec<usize>>,
+    /// This bot's last suggestion and whether someone disproved it.
+    last: Option<(Vec<usize>, bool)>,
+    /// `shown_to_me[seat]`: cards that seat has shown this bot.
+    shown_to_me: Vec<Vec<usize>>,
+    /// `shown_by_me[seat]`: cards this bot has shown that seat.
+    shown_by_me: Vec<Vec<usize>>,
+    round: u32,
+}
+
+impl Sleuth {
+    /// Bits about the envelope a suggestion of `cards` by this bot is
+    /// expected to teach now (answered by the seats after it, in order).
+    /// `None` before the game begins.
+    pub fn suggestion_gain(&mut self, cards: &[Card]) -> Option<f64> {
+        let game = self.game.as_mut()?;
+        let cards: Vec<usize> = cards.iter().map(|c| c.index()).collect();
+        let responders = game.responders();
+        let belief = game.notes.as_mut()?.belief().clone();
+        let table = Table {
+            belief: &belief,
+            me: game.me,
+            shown: &game.shown_to_me,
+        };
+        Some(table.suggestion_gain(&cards, &responders))
+    }
+
+    /// The chance this bot gives each envelope card being `card`.
+    pub fn envelope_chance(&mut self, card: Card) -> Option<f64> {
+        let notes = self.game.as_mut()?.notes.as_mut()?;
+        (card.index() < notes.knowledge().cards()).then(|| notes.belief().envelope(card.index()))
+    }
+}
+
+impl Game {
+    fn new(setup: &Setup) -> Game {
+        let me = setup.seat.index();
+        let players = usize::from(setup.players);
+        let categories: Vec<Vec<usize>> = setup
+            .deck
+            .categories()
+            .into_iter()
+            .map(|c| setup.deck.of(c).iter().map(|card| card.index()).collect())
+            .collect();
+        let hidden: Vec<usize> = setup.rules.hidden.iter().map(|&h| usize::from(h)).collect();
+        let sizes: Vec<usize> = setup.hand_sizes.iter().map(|&h| usize::from(h)).collect();
+        let public = Knowledge::new(&categories, &hidden, &sizes).ok();
+        let notes = public.clone().and_then(|mut knowledge| {
+            let hand: Vec<usize> = setup.hand.iter().map(|c| c.index()).collect();
+            knowledge.add_hand(me, &hand).ok()?;
+            Some(Notes::new(knowledge, setup.seed))
+        });
+        Game {
+            setup: setup.clone(),
+            me,
+            players,
+            notes,
+            public,
+            categories,
+            map: setup.board.as_ref().and_then(Map::new),
+            current: None,
+            made: Vec::new(),
+            last: None,
+            shown_to_me: vec![Vec::new(); players],
+            shown_by_me: vec![Vec::new(); players],
+            round: 0,
+        }
+    }
+
+    fn responders(&self) -> Vec<usize> {
+        (1..self.players)
+            .map(|i| (self.me + i) % self.players)
+            .collect()
+    }
+
+    fn holds(&self, card: usize) -> bool {
+        self.setup.hand.iter().any(|c| c.index() == card)
+    }
+
+    /// Orders envelope cards as an accusation: one per category, in category order.
+    fn accusation(&self, cards: &[usize]) -> Accusation {
+        let mut ordered = Vec::with_capacity(cards.len());
+        for category in &self.categories {
+            ordered.extend(cards.iter().copied().filter(|c| category.contains(c)));
+        }
+        Accusation {
+            cards: ordered.into_iter().map(|c| Card(c as u16)).collect(),
+        }
+    }
+
+    fn learn_both(
+        &mut self,
+        change: impl Fn(&mut Knowledge) -> Result<(), sleuth_infer::Contradiction>,
+    ) {
+        if let Some(notes) = self.notes.as_mut() {
+            notes.learn(&change);
+        }
+        if let Some(public) = self.public.as_mut() {
+            let _ = change(public);
+        }
+    }
+
+    fn watch(&mut self, event: &Event) {
+        match event {
+            Event::TurnBegan { round, .. } => self.round = *round,
+            Event::Suggested { seat, suggestion } => {
+                self.current = Some(Asked {
+                    suggester: seat.index(),
+                    cards: suggestion.cards.iter().map(|c| c.index()).collect(),
+                });
+            }
+            Event::Answered {
+                suggester,
+                passed,
+                shown_by,
+                card,
+            } => self.answered(suggester.index(), passed, *shown_by, *card),
+            Event::Accused {
+                seat,
+                accusation: Some(accusation),
+                correct: Some(false),
+            } => {
+                let cards: Vec<usize> = accusation.cards.iter().map(|c| c.index()).collect();
+                if let Some(notes) = self.notes.as_mut() {
+                    notes.exclude(&cards);
+                }
+                // Under the contest rules an accusation naming a card of one's
+                // own hand is refused, so one that was made names none.
+                if self.setup.rules.contest_rules && seat.index() < self.players {
+                    let seat = seat.index();
+                    self.learn_both(|k| k.add_cannot_disprove(seat, &cards));
+                }
+            }
+            Event::HandRevealed { seat, hand } => {
+                let seat = seat.index();
+                let hand: Vec<usize> = hand.iter().map(|c| c.index()).collect();
+                if seat < self.players {
+                    self.learn_both(|k| k.add_hand(seat, &hand));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn answered(
+        &mut self,
+        suggester: usize,
+        passed: &[Seat],
+        shown_by: Option<Seat>,
+        card: Option<Card>,
+    ) {
+        let Some(asked) = self.current.take() else {
+            return;
+        };
+        let cards = asked.cards;
+        let deck = self.categories.iter().map(Vec::len).sum::<usize>();
+        let valid = |c: usize| c < deck;
+        if !cards.iter().all(|&c| valid(c)) || suggester != asked.suggester {
+            return;
+        }
+        let players = self.players;
+        for seat in passed.iter().map(|s| s.index()).filter(|&s| s < players) {
+            self.learn_both(|k| k.add_cannot_disprove(seat, &cards));
+        }
+        if suggester == self.me {
+            self.last = Some((cards.clone(), shown_by.is_some()));
+        }
+        let Some(seat) = shown_by.map(|s| s.index()).filter(|&s| s < self.players) else {
+            return;
+        };
+        match card.map(|c| c.index()).filter(|&c| valid(c)) {
+            Some(card) => {
+                if let Some(notes) = self.notes.as_mut() {
+                    notes.learn(|k| k.add_has(Owner::Player(seat), card));
+                }
+                if let Some(public) = self.public.as_mut() {
+                    let _ = if self.setup.rules.shown_to_all {
+                        public.add_has(Owner::Player(seat), card)
+                    } else {
+                        public.add_has_one_of(seat, &cards)
+                    };
+                }
+                if suggester == self.me && !self.shown_to_me[seat].contains(&card) {
+                    self.shown_to_me[seat].push(card);
+                }
+            }
+            None => self.learn_both(|k| k.add_has_one_of(seat, &cards)),
+        }
+    }
+
+    /// The best three-card suggestion (the room fixed when `room` is given).
+    fn best_suggestion(&mut self, room: Option<usize>) -> (Vec<usize>, f64) {
+        let responders = self.responders();
+        let rooms: Vec<usize> = match (room, self.categories.last()) {
+            (Some(room), _) => vec![room],
+            (None, Some(rooms)) => rooms.clone(),
+            (None, None) => Vec::new(),
+        };
+        let no_repeats = self.setup.variant == Variant::Speedclue;
+        let fallback = || -> Vec<usize> {
+            let mut cards: Vec<usize> = self
+                .categories
+                .iter()
+                .filter_map(|c| c.first().copied())
+                .collect();
+            if let (Some(room), Some(last)) = (rooms.first(), cards.last_mut()) {
+                *last = *room;
+            }
+            cards
+        };
+        let mut best: Option<(Vec<usize>, f64)> = None;
+        let (Some(notes), [persons, weapons, _]) =
+            (self.notes.as_mut(), self.categories.as_slice())
+        else {
+            return (fallback(), 0.0);
+        };
+        let belief = notes.belief().clone();
+        let table = Table {
+            belief: &belief,
+            me: self.me,
+            shown: &self.shown_to_me,
+        };
+        for &r in &rooms {
+            for &p in persons {
+                for &w in weapons {
+                    let cards = vec![p, w, r];
+                    if no_repeats && self.made.contains(&cards) {
+                        continue;
+                    }
+                    let gain = table.suggestion_gain(&cards, &responders);
+                    if best.as_ref().is_none_or(|(_, g)| gain > *g + 1e-12) {
+                        best = Some((cards, gain));
+                    }
+                }
+            }
+        }
+        best.unwrap_or_else(|| (fallback(), 0.0))
+    }
+
+    /// The best `generalized` interrogation among `opponents`.
+    fn best_interrogation(&mut self, opponents: &[Seat]) -> Option<Suggestion> {
+        let first = opponents.first()?.index();
+        let items = self.categories.first()?.clone();
+        let mut best: Option<(usize, Vec<usize>, f64)> = None;
+        if let Some(notes) = self.notes.as_mut() {
+            let belief = notes.belief().clone();
+            let table = Table {
+                belief: &belief,
+                me: self.me,
+                shown: &self.shown_to_me,
+            };
+            for target in opponents.iter().map(|s| s.index()) {
+                let open: Vec<usize> = items
+                    .iter()
+                    .copied()
+                    .filter(|&c| {
+                        let p = belief.holds(c, target);
+                        p > 1e-9 && p < 0.999
+                    })
+                    .collect();
+                let mut by_envelope = open.clone();
+                by_envelope.sort_by(|&a, &b| belief.envelope(b).total_cmp(&belief.envelope(a)));
+                let mut by_holding = open.clone();
+                by_holding
+                    .sort_by(|&a, &b| belief.holds(b, target).total_cmp(&belief.holds(a, target)));
+                for order in [&by_envelope, &by_holding] {
+                    for length in [1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32, 48, 63] {
+                        if length > order.len() {
+                            break;
+                        }
+                        let list = &order[..length];
+                        let gain = table.interrogation_gain(list, target);
+                        if best.as_ref().is_none_or(|(_, _, g)| gain > *g + 1e-12) {
+                            best = Some((target, list.to_vec(), gain));
+                        }
+                    }
+                }
+            }
+        }
+        let (target, list) = match best {
+            Some((target, list, _)) => (target, list),
+            None => {
+                // Nothing left to learn: ask about a card of our own (a safe "0").
+                let item = self
+                    .setup
+                    .hand
+                    .first()
+                    .map(|c| c.index())
+                    .or_else(|| items.first().copied())?;
+                (first, vec![item])
+            }
+        };
+        Some(Suggestion {
+            cards: list.into_iter().map(|c| Card(c as u16)).collect(),
+            target: Some(Seat(target as u8)),
+        })
+    }
+
+    /// The value of suggesting in each room of the map (0 when solved).
+    fn room_values(&mut self, map_rooms: &[Card]) -> Vec<f64> {
+        if self.notes.as_mut().and_then(Notes::certain).is_some() {
+            return vec![0.0; map_rooms.len()];
+        }
+        map_rooms
+            .iter()
+            .map(|room| self.best_suggestion(Some(room.index())).1)
+            .collect()
+    }
+
+    fn move_to(&mut self, request: &MoveRequest) -> Position {
+        let Some(fallback) = request.targets.first().copied() else {
+            return request
+                .turn
+                .position
+                .unwrap_or(Position::Cell { row: 0, col: 0 });
+        };
+        let Some(map) = self.map.take() else {
+            return fallback;
+        };
+        let rooms = map.rooms().to_vec();
+        let values = self.room_values(&rooms);
+        let value_of = |room: Card| {
+            rooms
+                .iter()
+                .position(|&r| r == room)
+                .map_or(0.0, |i| values[i])
+        };
+        let mut best = (fallback, f64::NEG_INFINITY);
+        for &target in &request.targets {
+            let now = map.room_at(target).map_or(0.0, value_of);
+            let score = now + 0.8 * map.next_turn(target, &values);
+            if score > best.1 + 1e-12 {
+                best = (target, score);
+            }
+        }
+        self.map = Some(map);
+        best.0
+    }
+
+    fn accuse(&mut self, request: &AccuseRequest) -> Option<Accusation> {
+        let variant = self.setup.variant;
+        let notes = self.notes.as_mut();
+        let certain = notes.and_then(Notes::certain);
+        if let Some(cards) = certain {
+            if !cards.iter().any(|&c| self.holds(c)) {
+                return Some(self.accusation(&cards));
+            }
+        }
+        let top = self.top_guess();
+        if request.point == AccusePoint::Forced {
+            if variant == Variant::Speedclue {
+                if let Some((cards, false)) = &self.last {
+                    if !cards.iter().any(|&c| self.holds(c)) {
+                        return Some(self.accusation(cards));
+                    }
+                }
+            }
+            return top.map(|(cards, _)| self.accusation(&cards));
+        }
+        let (cards, p) = top?;
+        let go = match variant {
+            // A wrong accusation only costs a turn.
+            Variant::Csci306 => p >= 0.3,
+            Variant::Generalized => p >= self.guess_threshold(),
+            // Out of queries: a guess is better than the certain disqualification.
+            Variant::Uniclue => {
+                let limit = self.setup.rules.query_limit.unwrap_or(u32::MAX) as usize;
+                self.made.len() >= limit
+            }
+            _ => false,
+        };
+        go.then(|| self.accusation(&cards))
+    }
+
+    /// `generalized`: the chance of the best guess worth ending the game on
+    /// now; lower as the game goes on and others may guess first.
+    fn guess_threshold(&self) -> f64 {
+        let items = self.categories.first().map_or(0, Vec::len);
+        let open = items.saturating_sub(self.setup.hand.len()).max(1) as f64;
+        // Rounds a careful opponent needs, roughly: one item located per turn.
+        let expected = open / 2.0;
+        let progress = f64::from(self.round) / expected.max(1.0);
+        (0.95 - 0.5 * progress).clamp(0.5, 0.95)
+    }
+
+    /// The most likely envelope holding none of this bot's cards.
+    fn top_guess(&mut self) -> Option<(Vec<usize>, f64)> {
+        let hand: Vec<usize> = self.setup.hand.iter().map(|c| c.index()).collect();
+        let notes = self.notes.as_mut()?;
+        let belief = notes.belief();
+        if let Some((cards, p)) = belief
+            .solutions
+            .iter()
+            .find(|(cards, _)| !cards.iter().any(|c| hand.contains(c)))
+        {
+            return Some((cards.clone(), *p));
+        }
+        // No listed envelope: the likeliest cards of each category.
+        let mut cards = Vec::new();
+        for (category, &count) in self.categories.iter().zip(&self.setup.rules.hidden) {
+            let mut pool: Vec<usize> = category
+                .iter()
+                .copied()
+                .filter(|c| !hand.contains(c))
+                .collect();
+            pool.sort_by(|&a, &b| belief.envelope(b).total_cmp(&belief.envelope(a)));
+            cards.extend(pool.into_iter().take(usize::from(count)));
+        }
+        Some((cards, 0.0))
+    }
+
+    fn respond(&mut self, request: &RespondRequest) -> Option<Card> {
+        let asker = request.suggester.index();
+        let seen = self.shown_by_me.get(asker).cloned().unwrap_or_default();
+        let leak = |card: Card| -> usize {
+            let c = card.index();
+            if seen.contains(&c) {
+                return 0;
+            }
+            match &self.public {
+                Some(public) if c < public.cards() => {
+                    let mut owners = usize::from(public.possible(Owner::Envelope, c));
+                    owners += (0..public.players())
+                        .filter(|&p| public.possible(Owner::Player(p), c))
+                        .count();
+                    owners
+                }
+                _ => usize::MAX,
+            }
+        };
+        let card = request.matching.iter().copied().min_by_key(|&c| leak(c))?;
+        if let Some(seen) = self.shown_by_me.get_mut(asker) {
+            if !seen.contains(&card.index()) {
+                seen.push(card.index());
+            }
+        }
+        Some(card)
+    }
+}
+
+impl Player for Sleuth {
+    fn name(&self) -> String {
+        "sleuth".to_string()
+    }
+
+    fn begin_game(&mut self, setup: &Setup) {
+        self.game = Some(Game::new(setup));
+    }
+
+    fn accuse(&mut self, request: &AccuseRequest) -> Option<Accusation> {
+        self.game.as_mut()?.accuse(request)
+    }
+
+    fn move_to(&mut self, request: &MoveRequest) -> Position {
+        match self.game.as_mut() {
+            Some(game) => game.move_to(request),
+            None => request
+                .targets
+                .first()
+                .copied()
+                .unwrap_or(Position::Cell { row: 0, col: 0 }),
+        }
+    }
+
+    fn suggest(&mut self, request: &SuggestRequest) -> Option<Suggestion> {
+        let game = self.game.as_mut()?;
+        if !request.opponents.is_empty() || game.setup.variant == Variant::Generalized {
+            let suggestion = game.best_interrogation(&request.opponents)?;
+            game.made
+                .push(suggestion.cards.iter().map(|c| c.index()).collect());
+            return Some(suggestion);
+        }
+        let (cards, _) = game.best_suggestion(request.turn.room.map(|r| r.index()));
+        game.made.push(cards.clone());
+        Some(Suggestion {
+            cards: cards.into_iter().map(|c| Card(c as u16)).collect(),
+            target: None,
+        })
+    }
+
+    fn respond(&mut self, request: &RespondRequest) -> Option<Card> {
+        match self.game.as_mut() {
+            Some(game) => game.respond(request),
+            None => request.matching.first().copied(),
+        }
+    }
+
+    fn watch(&mut self, event: &Event) {
+        if let Some(game) = self.game.as_mut() {
+            game.watch(event);
+        }
+    }
+}

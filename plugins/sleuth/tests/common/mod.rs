@@ -1,0 +1,103 @@
+//! Seating `sleuth` among built-in bots and watching what it does.
+#![allow(dead_code)]
+
+use clue_engine::{Fault, GameConfig, GameRecord, InProcess, SeatController, acting_seats, play};
+use clue_plugin_api::{Accusation, AccusePoint, Reply, Request, Variant};
+
+/// Passes requests to `sleuth` and records its accusations and queries.
+pub struct Spy {
+    pub inner: InProcess<sleuth::Sleuth>,
+    /// Every accusation it made, with whether it was forced.
+    pub accusations: Vec<(Accusation, bool)>,
+    pub suggestions: usize,
+}
+
+impl Spy {
+    pub fn new() -> Spy {
+        Spy {
+            inner: InProcess(sleuth::Sleuth::default()),
+            accusations: Vec::new(),
+            suggestions: 0,
+        }
+    }
+}
+
+impl SeatController for &mut Spy {
+    fn call(&mut self, request: &Request) -> Result<Reply, Fault> {
+        let reply = self.inner.call(request)?;
+        match (request, &reply) {
+            (
+                Request::Accuse(r),
+                Reply::Accuse {
+                    accusation: Some(a),
+                },
+            ) => self
+                .accusations
+                .push((a.clone(), r.point == AccusePoint::Forced)),
+            (
+                Request::Suggest(_),
+                Reply::Suggest {
+                    suggestion: Some(_),
+                },
+            ) => self.suggestions += 1,
+            _ => {}
+        }
+        Ok(reply)
+    }
+}
+
+/// Which bots sit with sleuth.
+#[derive(Clone, Copy, Debug)]
+pub enum Opponents {
+    Notebook,
+    Clueless,
+}
+
+/// One game with sleuth at `seat` (the client in `uniclue`), the other
+/// acting seats played by `opponents`.
+pub fn game(
+    config: &GameConfig,
+    seed: u64,
+    seat: usize,
+    opponents: Opponents,
+) -> (GameRecord, Spy) {
+    let mut spy = Spy::new();
+    let seats = acting_seats(config);
+    let seat = seat_of(config, seat);
+    let record = {
+        let mut bots: Vec<Box<dyn SeatController + '_>> = Vec::new();
+        let mut spy_slot = Some(&mut spy);
+        for s in 0..seats {
+            if s == seat {
+                if let Some(spy) = spy_slot.take() {
+                    bots.push(Box::new(spy));
+                }
+            } else {
+                bots.push(match opponents {
+                    Opponents::Notebook => Box::new(InProcess(notebook::Notebook::default())),
+                    Opponents::Clueless => Box::new(InProcess(clueless::Clueless::default())),
+                });
+            }
+        }
+        play(config, seed, &mut bots).expect("valid config")
+    };
+    (record, spy)
+}
+
+/// The seat `game` gives sleuth when asked for `seat`.
+pub fn seat_of(config: &GameConfig, seat: usize) -> usize {
+    seat % acting_seats(config)
+}
+
+/// A configuration of every variant, at its default table size.
+pub fn every_variant() -> Vec<GameConfig> {
+    Variant::ALL
+        .into_iter()
+        .map(|v| GameConfig::new(v, GameConfig::default_players(v)))
+        .collect()
+}
+
+/// Whether a wrong accusation takes the accuser out of the game.
+pub fn eliminates(variant: Variant) -> bool {
+    !matches!(variant, Variant::Csci306 | Variant::Generalized)
+}
