@@ -68,6 +68,10 @@ struct Game {
     /// `shown_by_me[seat]`: cards this bot has shown that seat.
     shown_by_me: Vec<Vec<usize>>,
     round: u32,
+    /// `learnt[seat]`: cards shown to that seat so far (or revealed to all).
+    learnt: Vec<usize>,
+    /// Seats that no longer take turns.
+    gone: Vec<bool>,
 }
 
 impl Sleuth {
@@ -126,6 +130,8 @@ impl Game {
             shown_to_me: vec![Vec::new(); players],
             shown_by_me: vec![Vec::new(); players],
             round: 0,
+            learnt: vec![0; players],
+            gone: vec![false; players],
         }
     }
 
@@ -165,6 +171,11 @@ impl Game {
     fn watch(&mut self, event: &Event) {
         match event {
             Event::TurnBegan { round, .. } => self.round = *round,
+            Event::Disqualified { seat, .. } => {
+                if let Some(gone) = self.gone.get_mut(seat.index()) {
+                    *gone = true;
+                }
+            }
             Event::Suggested { seat, suggestion } => {
                 self.current = Some(Asked {
                     suggester: seat.index(),
@@ -198,6 +209,8 @@ impl Game {
                 let hand: Vec<usize> = hand.iter().map(|c| c.index()).collect();
                 if seat < self.players {
                     self.learn_both(|k| k.add_hand(seat, &hand));
+                    self.gone[seat] = true;
+                    self.learnt.iter_mut().for_each(|l| *l += hand.len());
                 }
             }
             _ => {}
@@ -230,6 +243,9 @@ impl Game {
         let Some(seat) = shown_by.map(|s| s.index()).filter(|&s| s < self.players) else {
             return;
         };
+        if let Some(learnt) = self.learnt.get_mut(suggester) {
+            *learnt += 1;
+        }
         match card.map(|c| c.index()).filter(|&c| valid(c)) {
             Some(card) => {
                 if let Some(notes) = self.notes.as_mut() {
@@ -422,7 +438,7 @@ impl Game {
         let (cards, p) = top?;
         let go = match variant {
             // A wrong accusation only costs a turn.
-            Variant::Csci306 => p >= 0.3,
+            Variant::Csci306 => p >= 0.15,
             Variant::Generalized => p >= self.guess_threshold(),
             // Out of queries: a guess is better than the certain disqualification.
             Variant::Uniclue => {
@@ -435,14 +451,29 @@ impl Game {
     }
 
     /// `generalized`: the chance of the best guess worth ending the game on
-    /// now; lower as the game goes on and others may guess first.
+    /// now. An opponent that keeps asking learns about one item a turn; the
+    /// closer the nearest one is to knowing every item, the lower the bar.
     fn guess_threshold(&self) -> f64 {
         let items = self.categories.first().map_or(0, Vec::len);
-        let open = items.saturating_sub(self.setup.hand.len()).max(1) as f64;
-        // Rounds a careful opponent needs, roughly: one item located per turn.
-        let expected = open / 2.0;
-        let progress = f64::from(self.round) / expected.max(1.0);
-        (0.95 - 0.5 * progress).clamp(0.5, 0.95)
+        let hidden = self
+            .setup
+            .rules
+            .hidden
+            .first()
+            .map_or(1, |&h| usize::from(h));
+        let nearest = (0..self.players)
+            .filter(|&s| s != self.me && !self.gone[s])
+            .map(|s| {
+                let hand = self.setup.hand_sizes.get(s).map_or(0, |&h| usize::from(h));
+                items.saturating_sub(hidden + hand + self.learnt[s])
+            })
+            .min();
+        match nearest {
+            Some(0) => 0.0,
+            Some(1) => 0.5,
+            Some(2) => 0.75,
+            _ => 0.95,
+        }
     }
 
     /// The most likely envelope holding none of this bot's cards.
