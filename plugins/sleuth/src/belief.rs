@@ -60,9 +60,9 @@ impl Notes {
             // decide in a few milliseconds; past these bounds it samples.
             config: Config {
                 seed,
-                work_limit: 1 << 26,
+                work_limit: 1 << 25,
                 memory_limit: 6 << 20,
-                samples: 3000,
+                samples: 1500,
                 max_solutions: 4096,
             },
             cache: None,
