@@ -192,9 +192,10 @@ pub fn connect_with(
         )
         .map(|bot| Box::new(bot) as Box<dyn SeatController>)
         .map_err(|e| SpecError::Native(e.to_string())),
-        BotKind::Jsonl | BotKind::Uniclue | BotKind::Speedclue => {
+        BotKind::Jsonl | BotKind::Framework | BotKind::Uniclue | BotKind::Speedclue => {
             use crate::runtime::process::{self, Protocol};
             let protocol = match spec.kind {
+                BotKind::Framework => Protocol::Framework,
                 BotKind::Uniclue => Protocol::Uniclue,
                 BotKind::Speedclue => Protocol::Speedclue,
                 _ => Protocol::Jsonl,

@@ -31,6 +31,9 @@ enum Command {
         #[command(subcommand)]
         command: cli::board::BoardCommand,
     },
+    /// Framework (seeds/000): one game among bots speaking its text protocol,
+    /// like the framework's `java -jar Clue.jar "CMD1" "CMD2"`
+    Framework(cli::framework::FrameworkArgs),
     /// Play one game and print an account of it
     Play(cli::play::PlayArgs),
     /// Re-run a logged game from its seed and bots and check every event is identical
@@ -70,6 +73,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Bench(command) => cli::bench::run(command),
         Command::Board { command } => cli::board::run(command),
+        Command::Framework(args) => cli::framework::run(args),
         Command::Play(args) => cli::play::run(args),
         Command::Worker(command) => cli::worker::run(command),
         Command::Replay { log, db, game } => cli::replay::run(log.as_deref(), db.as_deref(), game),

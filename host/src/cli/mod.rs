@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod board;
+pub mod framework;
 pub mod play;
 pub mod replay;
 pub mod serve;

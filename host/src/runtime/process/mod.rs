@@ -2,6 +2,7 @@
 //! (or, for Speed Clue, a loopback socket), one line per message.
 //!
 //! - [`jsonl`]: the host's own versioned JSON-lines protocol (`docs/protocol.md`).
+//! - [`framework`]: the text protocol of the Clue AI framework of `seeds/000` (`docs/framework.md`).
 //! - [`uniclue`]: the judges' C/Q/A protocol of the 2006 UniClue problem (`docs/uniclue.md`).
 //! - [`speedclue`]: the 2014 Speed Clue TCP protocol (`docs/speedclue.md`).
 //!
@@ -12,6 +13,7 @@
 //! bot's controller is dropped.
 
 mod child;
+pub mod framework;
 pub mod jsonl;
 mod output;
 pub mod speedclue;
@@ -112,6 +114,8 @@ pub fn split_command(line: &str) -> Result<Vec<String>, SpawnError> {
 pub enum Protocol {
     /// `docs/protocol.md`
     Jsonl,
+    /// `docs/framework.md`
+    Framework,
     /// `docs/uniclue.md`
     Uniclue,
     /// `docs/speedclue.md`
@@ -137,6 +141,11 @@ pub fn connect_keeping_stderr(
     Ok(match protocol {
         Protocol::Jsonl => {
             let bot = jsonl::JsonlBot::spawn(command, limits)?;
+            let stderr = bot.stderr();
+            (Box::new(bot), stderr)
+        }
+        Protocol::Framework => {
+            let bot = framework::FrameworkBot::spawn(command, limits)?;
             let stderr = bot.stderr();
             (Box::new(bot), stderr)
         }
