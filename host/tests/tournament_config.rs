@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use clue_host::bots::BotKind;
 use clue_host::tournament::config::{self, Pos};
 
 const GOOD_BOTS: &str = "bots:
@@ -132,4 +133,32 @@ fn the_default_tournament_file_is_valid() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tournament.yaml");
     let t = config::load(&path).unwrap();
     assert!(t.bots.len() >= 2);
+}
+
+#[test]
+fn a_trusted_native_plugin_is_loaded_in_process_and_others_are_isolated() {
+    let text = "variant: speedclue
+players: 3
+schedule: { kind: random, games: 1 }
+bots:
+  - name: a
+    kind: native
+    path: liba.so
+    isolation: trusted
+    build: make liba.so
+  - name: b
+    kind: native
+    path: libb.so
+    build: make libb.so
+  - name: c
+    kind: builtin
+    path: notebook
+";
+    let t = config::parse(text, "t.yaml", Path::new("/plugins")).unwrap();
+    let kinds: Vec<BotKind> = t.bots.iter().map(|b| b.spec.kind).collect();
+    assert_eq!(
+        kinds,
+        [BotKind::NativeTrusted, BotKind::Native, BotKind::Builtin]
+    );
+    assert_eq!(t.bots[0].spec.target, "/plugins/liba.so");
 }

@@ -495,13 +495,19 @@ fn validate_bot(
         BotKind::Native | BotKind::Wasm => base_dir.join(text).display().to_string(),
         _ => text.to_string(),
     };
+    let isolation = bot.isolation.as_ref().map(|i| i.value).unwrap_or_default();
+    // A trusted native plugin is loaded in-process; every other bot keeps its kind.
+    let kind = match (kind, isolation) {
+        (BotKind::Native, Isolation::Trusted) => BotKind::NativeTrusted,
+        (kind, _) => kind,
+    };
     Ok(BotEntry {
         name: name.to_string(),
         spec: BotSpec {
             kind,
             target: resolved,
         },
-        isolation: bot.isolation.as_ref().map(|i| i.value).unwrap_or_default(),
+        isolation,
         limits: bot.limits.unwrap_or_default().or(limits),
         build: bot.build.as_ref().map(|b| b.value.clone()),
         target_pos,
@@ -519,7 +525,7 @@ pub fn check_files(t: &Tournament, built: bool) -> Result<(), FileError> {
         }
         let missing = match bot.spec.kind {
             BotKind::Builtin => None,
-            BotKind::Native | BotKind::Wasm => {
+            BotKind::Native | BotKind::NativeTrusted | BotKind::Wasm => {
                 let path = PathBuf::from(&bot.spec.target);
                 (!path.is_file()).then(|| path.display().to_string())
             }
