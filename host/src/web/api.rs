@@ -514,13 +514,13 @@ pub fn check(
             Some(a) => {
                 validate::accusation(deck, &setup.rules.hidden, a)
                     .map_err(|e| format!("that accusation {e}"))?;
-                if setup.rules.contest_rules {
-                    if let Some(held) = a.cards.iter().find(|c| setup.hand.contains(c)) {
-                        return Err(format!(
-                            "you hold {}; the contest rules forbid accusing it",
-                            deck.name(*held)
-                        ));
-                    }
+                if setup.rules.contest_rules
+                    && let Some(held) = a.cards.iter().find(|c| setup.hand.contains(c))
+                {
+                    return Err(format!(
+                        "you hold {}; the contest rules forbid accusing it",
+                        deck.name(*held)
+                    ));
                 }
                 Ok(())
             }

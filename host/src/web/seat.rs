@@ -159,18 +159,18 @@ impl SeatController for WebHuman {
                 table.changed(state);
                 return Err(Fault::new(DqReason::Timeout, "the person left the game"));
             }
-            if let Some((answered, reply)) = state.answer.take() {
-                if answered == id {
-                    if let Reply::Suggest {
-                        suggestion: Some(s),
-                    } = &reply
-                    {
-                        state.suggestions.push(s.clone());
-                    }
-                    state.pending = None;
-                    table.changed(state);
-                    return Ok(reply);
+            if let Some((answered, reply)) = state.answer.take()
+                && answered == id
+            {
+                if let Reply::Suggest {
+                    suggestion: Some(s),
+                } = &reply
+                {
+                    state.suggestions.push(s.clone());
                 }
+                state.pending = None;
+                table.changed(state);
+                return Ok(reply);
             }
             state = table.changed.wait(state).unwrap_or_else(|e| e.into_inner());
         }
