@@ -225,9 +225,5 @@ pub fn connect_with(
                 wasm_limits,
             )))
         }
-        kind => Err(SpecError::Unsupported {
-            spec: spec.to_string(),
-            kind: kind.name(),
-        }),
     }
 }

@@ -39,7 +39,7 @@ fn unknown_kind() {
         "variant: speedclue\nschedule: {kind: all-seatings}\nbots:\n  - name: x\n    kind: pyhton\n    command: python3 bot.py\n",
         5,
         11,
-        "bot `x`: unknown kind `pyhton` (expected one of: builtin, native, wasm, jsonl, framework, uniclue, speedclue)",
+        "bot `x`: unknown kind `pyhton` (expected one of: builtin, native, native-trusted, wasm, jsonl, framework, uniclue, speedclue)",
     );
 }
 

@@ -318,13 +318,14 @@ impl FrameworkBot {
                 "has no position to move from",
             ));
         };
-        if let (Some(_), Position::Cell { row, col }) = (&plan.guess, to) {
-            if request.targets.contains(&to) && self.room_at(to).is_none() {
-                return Err(Fault::new(
-                    DqReason::InvalidSuggestion,
-                    format!("guessed while ending its move in the hallway at {row} {col}"),
-                ));
-            }
+        if let (Some(_), Position::Cell { row, col }) = (&plan.guess, to)
+            && request.targets.contains(&to)
+            && self.room_at(to).is_none()
+        {
+            return Err(Fault::new(
+                DqReason::InvalidSuggestion,
+                format!("guessed while ending its move in the hallway at {row} {col}"),
+            ));
         }
         self.guess = plan.guess;
         Ok(Reply::Move { to })
