@@ -17,10 +17,12 @@ fn text(out: &Output) -> (String, String) {
     )
 }
 
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("clue-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+/// A path named `name` in a scratch directory that is removed when the
+/// returned guard drops.
+fn temp(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("a scratch directory");
+    let path = dir.path().join(name);
+    (dir, path)
 }
 
 #[test]
@@ -55,7 +57,7 @@ fn each_boardless_variant_prints_a_whole_game() {
 
 #[test]
 fn a_logged_game_replays_identically_and_a_tampered_one_does_not() {
-    let log = temp("speed.jsonl");
+    let (_log_dir, log) = temp("speed.jsonl");
     let log_s = log.to_str().unwrap();
     let out = clue(&[
         "play",
@@ -154,7 +156,7 @@ fn bad_flags_exit_with_code_two_and_a_clear_message() {
 
 #[test]
 fn variant_files_give_options_and_precise_errors() {
-    let good = temp("good.yaml");
+    let (_good_dir, good) = temp("good.yaml");
     std::fs::write(
         &good,
         "variant: generalized\nplayers: 4\nitems: 26\nhidden: 2\nmax_rounds: 50\n",
@@ -174,7 +176,7 @@ fn variant_files_give_options_and_precise_errors() {
         "{stdout}"
     );
 
-    let bad = temp("bad.yaml");
+    let (_bad_dir, bad) = temp("bad.yaml");
     std::fs::write(&bad, "variant: generalized\nplayers: 4\nitemz: 26\n").unwrap();
     let out = clue(&["play", "--variant-file", bad.to_str().unwrap()]);
     let (_, stderr) = text(&out);
@@ -188,7 +190,7 @@ fn variant_files_give_options_and_precise_errors() {
         "the line is named: {stderr}"
     );
 
-    let wrong_type = temp("wrong.yaml");
+    let (_wrong_type_dir, wrong_type) = temp("wrong.yaml");
     std::fs::write(&wrong_type, "players: lots\n").unwrap();
     let out = clue(&["play", "--variant-file", wrong_type.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));

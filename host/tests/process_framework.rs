@@ -3,6 +3,8 @@
 //! every reply form, misbehaving bots with the label each earns, and
 //! `clue framework` itself.
 
+mod compiled;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
@@ -29,10 +31,9 @@ const TABLE: &str = "Board 10 10
 0 0 0 0 0 0 0 0 10 0
 ";
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("clue-framework-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+/// A scratch directory, removed when the guard drops.
+fn scratch() -> tempfile::TempDir {
+    tempfile::tempdir().expect("a scratch directory")
 }
 
 fn limits() -> ProcessLimits {
@@ -43,21 +44,21 @@ fn limits() -> ProcessLimits {
     }
 }
 
-/// The Java example, compiled once per test run; its command line.
+/// The Java example, compiled once (and kept while its source is unchanged); its command line.
 fn java_bot() -> String {
     static CLASSES: OnceLock<PathBuf> = OnceLock::new();
     let dir = CLASSES.get_or_init(|| {
-        let dir = scratch("java");
         let source = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../plugins/java-framework-example/FrameworkBot.java");
-        let status = Command::new("javac")
-            .arg("-d")
-            .arg(&dir)
-            .arg(&source)
-            .status()
-            .expect("javac runs");
-        assert!(status.success(), "javac failed");
-        dir
+        compiled::cached(&source, |source, into| {
+            let status = Command::new("javac")
+                .arg("-d")
+                .arg(into)
+                .arg(source)
+                .status()
+                .expect("javac runs");
+            assert!(status.success(), "javac failed");
+        })
     });
     format!("java -cp {} FrameworkBot", dir.display())
 }
@@ -152,8 +153,8 @@ fn java_examples_play_each_other_to_a_correct_accusation() {
 
 #[test]
 fn every_reply_form_is_understood() {
-    let dir = scratch("every-form");
-    let log = dir.join("log.txt");
+    let dir = scratch();
+    let log = dir.path().join("log.txt");
     let config = table_config(3);
     let record = play_first(&config, 1, &script("every-form", Some(&log)));
     let transcript = std::fs::read_to_string(&log).expect("log");
@@ -226,8 +227,8 @@ fn every_reply_form_is_understood() {
 
 #[test]
 fn the_suggester_is_shown_the_card_and_the_others_who_showed() {
-    let dir = scratch("watch");
-    let log = dir.join("log.txt");
+    let dir = scratch();
+    let log = dir.path().join("log.txt");
     let record = play_first(&table_config(3), 1, &script("every-form", Some(&log)));
     let transcript = std::fs::read_to_string(&log).expect("log");
     for entry in &record.log {
@@ -325,10 +326,10 @@ fn minus_one_while_holding_a_card_is_an_invalid_response() {
 
 #[test]
 fn clue_framework_runs_one_game_and_logs_it() {
-    let dir = scratch("cli");
-    let table = dir.join("board.txt");
+    let dir = scratch();
+    let table = dir.path().join("board.txt");
     std::fs::write(&table, TABLE).expect("table");
-    let log = dir.join("game.jsonl");
+    let log = dir.path().join("game.jsonl");
     let output = Command::new(env!("CARGO_BIN_EXE_clue"))
         .arg("framework")
         .arg(java_bot())

@@ -2,6 +2,8 @@
 //! sample transcript byte for byte, and a C client compiled here plays
 //! whole games to a correct accusation.
 
+mod compiled;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
@@ -31,10 +33,9 @@ const SAMPLE_TRANSCRIPT: &str = "\t\tC\n4\nR2 S1 R1 W2 W1\n3\n\
 \t\tQ127\n2--\n3--\n4R7\n2\n\
 \t\tA253\nVictory\n";
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("clue-uniclue-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+/// A scratch directory, removed when the guard drops.
+fn scratch() -> tempfile::TempDir {
+    tempfile::tempdir().expect("a scratch directory")
 }
 
 /// A client that replays the sample's commands, then drains its input.
@@ -66,18 +67,18 @@ fn serve(dir: &Path, extra: &[&str]) -> (std::process::Output, String) {
 
 #[test]
 fn serve_reproduces_the_sample_transcript() {
-    let dir = scratch("sample");
-    let client = scripted_client(&dir);
-    let (output, transcript) = serve(&dir, &["--", "sh", client.to_str().unwrap()]);
+    let dir = scratch();
+    let client = scripted_client(dir.path());
+    let (output, transcript) = serve(dir.path(), &["--", "sh", client.to_str().unwrap()]);
     assert_eq!(transcript, SAMPLE_TRANSCRIPT);
     assert!(output.status.success(), "{output:?}");
 }
 
 #[test]
 fn serve_takes_typed_commands_on_stdin() {
-    let dir = scratch("typed");
-    let config = dir.join("sample4.in");
-    let transcript = dir.join("transcript.txt");
+    let dir = scratch();
+    let config = dir.path().join("sample4.in");
+    let transcript = dir.path().join("transcript.txt");
     std::fs::write(&config, SAMPLE_CONFIG).expect("config");
     let commands: String = SAMPLE_TRANSCRIPT
         .lines()
@@ -114,13 +115,13 @@ fn serve_takes_typed_commands_on_stdin() {
 
 #[test]
 fn a_broken_configuration_names_file_and_line() {
-    let dir = scratch("broken");
-    let config = dir.join("bad.in");
+    let dir = scratch();
+    let config = dir.path().join("bad.in");
     std::fs::write(&config, "4\nR2 S1 R1 W2 W1\nW4 W3 S3 R4 Q4\n").expect("config");
     let output = Command::new(env!("CARGO_BIN_EXE_clue"))
         .args(["uniclue", "serve"])
         .arg(&config)
-        .arg(dir.join("t.txt"))
+        .arg(dir.path().join("t.txt"))
         .output()
         .expect("clue runs");
     assert_eq!(output.status.code(), Some(2));
@@ -129,18 +130,18 @@ fn a_broken_configuration_names_file_and_line() {
 }
 
 fn compile_c_client() -> PathBuf {
-    let dir = scratch("c");
     let source =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../plugins/c-uniclue-example/client.c");
-    let binary = dir.join("client");
-    let status = Command::new("gcc")
-        .args(["-O2", "-Wall", "-o"])
-        .arg(&binary)
-        .arg(&source)
-        .status()
-        .expect("gcc runs");
-    assert!(status.success());
-    binary
+    let dir = compiled::cached(&source, |source, into| {
+        let status = Command::new("gcc")
+            .args(["-O2", "-Wall", "-o"])
+            .arg(into.join("client"))
+            .arg(source)
+            .status()
+            .expect("gcc runs");
+        assert!(status.success(), "gcc failed");
+    });
+    dir.join("client")
 }
 
 fn limits() -> ProcessLimits {
@@ -186,9 +187,9 @@ fn the_c_client_wins_whole_games() {
 
 #[test]
 fn the_c_client_reproduces_the_sample_through_serve() {
-    let dir = scratch("c-serve");
+    let dir = scratch();
     let binary = compile_c_client();
-    let (output, transcript) = serve(&dir, &["--", binary.to_str().unwrap()]);
+    let (output, transcript) = serve(dir.path(), &["--", binary.to_str().unwrap()]);
     assert!(output.status.success(), "{output:?}");
     assert!(transcript.ends_with("\t\tA253\nVictory\n"), "{transcript}");
 }

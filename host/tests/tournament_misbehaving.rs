@@ -70,12 +70,8 @@ bots:
 
 fn check(misbehaviour: Misbehaviour, reasons: &[&str]) {
     let t = config::parse(FILE, "bad.yaml", ".".as_ref()).unwrap();
-    let db = std::env::temp_dir().join(format!(
-        "clue-tour-bad-{}-{}.sqlite",
-        std::process::id(),
-        misbehaviour as u8
-    ));
-    let _ = std::fs::remove_file(&db);
+    let scratch = tempfile::tempdir().expect("a scratch directory");
+    let db = scratch.path().join("tournament.sqlite");
     let mut store = Store::open(&db).unwrap();
     let stop = AtomicBool::new(false);
     let options = RunOptions {

@@ -1,7 +1,7 @@
 //! A tournament killed with SIGKILL at random moments and resumed each time
 //! ends with exactly the results of an uninterrupted run.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -21,11 +21,9 @@ bots:
   - {name: clueless-2, kind: builtin, path: clueless}
 ";
 
-fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("clue-tour-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A scratch directory, removed when the guard drops.
+fn dir() -> tempfile::TempDir {
+    tempfile::tempdir().expect("a scratch directory")
 }
 
 fn clue(args: &[&str]) -> Command {
@@ -66,12 +64,12 @@ impl Lcg {
 
 #[test]
 fn killed_and_resumed_equals_uninterrupted() {
-    let d = dir("resume");
-    let file = d.join("t.yaml");
+    let d = dir();
+    let file = d.path().join("t.yaml");
     std::fs::write(&file, FILE).unwrap();
     let file_s = file.to_str().unwrap();
 
-    let reference = d.join("reference.sqlite");
+    let reference = d.path().join("reference.sqlite");
     let status = clue(&[
         "tournament",
         "run",
@@ -86,7 +84,7 @@ fn killed_and_resumed_equals_uninterrupted() {
     let expected = results(&reference);
     assert_eq!(expected.0.len(), 4 * 6 * 20);
 
-    let db = d.join("killed.sqlite");
+    let db = d.path().join("killed.sqlite");
     let db_s = db.to_str().unwrap();
     let nanos = SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -164,10 +162,10 @@ fn killed_and_resumed_equals_uninterrupted() {
 
 #[test]
 fn a_stored_game_replays_and_a_different_file_is_refused() {
-    let d = dir("replay");
-    let file = d.join("t.yaml");
+    let d = dir();
+    let file = d.path().join("t.yaml");
     std::fs::write(&file, FILE.replace("repeats: 20", "repeats: 1")).unwrap();
-    let db = d.join("r.sqlite");
+    let db = d.path().join("r.sqlite");
     let (file_s, db_s) = (file.to_str().unwrap(), db.to_str().unwrap());
     assert!(
         clue(&["tournament", "run", file_s, "--db", db_s, "--quiet"])

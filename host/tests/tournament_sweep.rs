@@ -48,8 +48,8 @@ fn each_setting_is_played_and_reported_and_the_total_adds_up() {
         schedule(&config::parse(FILE, "again", ".".as_ref()).unwrap())
     );
 
-    let db = std::env::temp_dir().join(format!("clue-tour-sweep-{}.sqlite", std::process::id()));
-    let _ = std::fs::remove_file(&db);
+    let scratch = tempfile::tempdir().expect("a scratch directory");
+    let db = scratch.path().join("tournament.sqlite");
     let mut store = Store::open(&db).unwrap();
     let stop = AtomicBool::new(false);
     let options = RunOptions {

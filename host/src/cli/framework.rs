@@ -7,9 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clue_engine::GameConfig;
-use clue_host::account::account;
 use clue_host::bots::{BotKind, BotSpec};
-use clue_host::logfile::GameLog;
 use clue_host::run;
 use clue_plugin_api::Variant;
 
@@ -76,19 +74,6 @@ pub fn run(args: FrameworkArgs) -> anyhow::Result<ExitCode> {
         .map(|c| spec(c))
         .collect::<anyhow::Result<_>>()?;
     let record = run::play_game(&config, args.seed, &specs)?;
-    let names: Vec<String> = specs.iter().map(ToString::to_string).collect();
-    if args.quiet {
-        match record.winner {
-            Some(w) => println!("winner: seat {} ({})", w.0, names[w.index()]),
-            None => println!("no winner"),
-        }
-    } else {
-        print!("{}", account(&record, &record.deck, &names));
-    }
-    if let Some(path) = &args.log {
-        GameLog::from_record(&record, &specs)
-            .save(path)
-            .with_context(|| format!("writing the game log to {}", path.display()))?;
-    }
+    super::play::report(&record, &specs, args.quiet, args.log.as_deref())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -1,9 +1,10 @@
 //! `clue play`: one game, printed as it happened.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
+use clue_engine::GameRecord;
 use clue_host::account::account;
 use clue_host::bots::BotSpec;
 use clue_host::logfile::GameLog;
@@ -33,19 +34,31 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
     let config = args.variant.config()?;
     let specs = run::fill_seats(&config, &args.bots)?;
     let record = run::play_game(&config, args.seed, &specs)?;
+    report(&record, &specs, args.quiet, args.log.as_deref())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Prints a finished game (its account, or only the result line when
+/// `quiet`) and writes its event log to `log` if one was asked for.
+pub fn report(
+    record: &GameRecord,
+    specs: &[BotSpec],
+    quiet: bool,
+    log: Option<&Path>,
+) -> anyhow::Result<()> {
     let names: Vec<String> = specs.iter().map(ToString::to_string).collect();
-    if args.quiet {
+    if quiet {
         match record.winner {
             Some(w) => println!("winner: seat {} ({})", w.0, names[w.index()]),
             None => println!("no winner"),
         }
     } else {
-        print!("{}", account(&record, &record.deck, &names));
+        print!("{}", account(record, &record.deck, &names));
     }
-    if let Some(path) = &args.log {
-        GameLog::from_record(&record, &specs)
+    if let Some(path) = log {
+        GameLog::from_record(record, specs)
             .save(path)
             .with_context(|| format!("writing the game log to {}", path.display()))?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
