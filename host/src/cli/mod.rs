@@ -8,4 +8,5 @@ pub mod replay;
 pub mod serve;
 pub mod tournament;
 pub mod uniclue;
+pub mod uniclue_client;
 pub mod worker;

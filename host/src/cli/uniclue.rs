@@ -17,6 +17,9 @@ pub enum UniclueCommand {
     /// Judge one game: the client's commands come from CLIENT (a program) or,
     /// without one, are typed on standard input
     Serve(ServeArgs),
+    /// Play one game as the client: any bot speaks the C/Q/A protocol on
+    /// stdin/stdout, for the judges' `test4` or `clue uniclue serve`
+    Client(super::uniclue_client::ClientArgs),
 }
 
 #[derive(clap::Args)]
@@ -36,6 +39,7 @@ pub struct ServeArgs {
 pub fn run(command: UniclueCommand) -> anyhow::Result<ExitCode> {
     match command {
         UniclueCommand::Serve(args) => serve(args),
+        UniclueCommand::Client(args) => super::uniclue_client::client(args),
     }
 }
 

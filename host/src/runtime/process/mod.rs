@@ -4,6 +4,7 @@
 //! - [`jsonl`]: the host's own versioned JSON-lines protocol (`docs/protocol.md`).
 //! - [`framework`]: the text protocol of the Clue AI framework of `seeds/000` (`docs/framework.md`).
 //! - [`uniclue`]: the judges' C/Q/A protocol of the 2006 UniClue problem (`docs/uniclue.md`).
+//! - [`uniclue_client`]: the other side of that protocol, any bot as a UniClue client.
 //! - [`speedclue`]: the 2014 Speed Clue TCP protocol (`docs/speedclue.md`).
 //!
 //! Every bot is contained the same way ([`ProcessLimits`]): its own session
@@ -19,6 +20,7 @@ mod output;
 pub mod speedclue;
 mod sys;
 pub mod uniclue;
+pub mod uniclue_client;
 mod uniclue_config;
 
 use std::path::PathBuf;
