@@ -50,6 +50,9 @@ enum Command {
     },
     /// Play and watch in the browser: serve the page on loopback (docs/web.md)
     Serve(cli::serve::ServeArgs),
+    /// Speed Clue (2014): play a bot as an entrant of a contest server
+    #[command(subcommand)]
+    Speedclue(cli::speedclue::SpeedclueCommand),
     /// Run tournaments from a tournament file and report on their results
     #[command(subcommand)]
     Tournament(cli::tournament::TournamentCommand),
@@ -78,6 +81,7 @@ fn main() -> ExitCode {
         Command::Worker(command) => cli::worker::run(command),
         Command::Replay { log, db, game } => cli::replay::run(log.as_deref(), db.as_deref(), game),
         Command::Serve(args) => cli::serve::run(args),
+        Command::Speedclue(command) => cli::speedclue::run(command),
         Command::Tournament(command) => cli::tournament::run(command),
         Command::Uniclue(command) => cli::uniclue::run(command),
     };

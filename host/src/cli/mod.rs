@@ -6,6 +6,7 @@ pub mod framework;
 pub mod play;
 pub mod replay;
 pub mod serve;
+pub mod speedclue;
 pub mod tournament;
 pub mod uniclue;
 pub mod uniclue_client;

@@ -6,6 +6,7 @@
 //! - [`uniclue`]: the judges' C/Q/A protocol of the 2006 UniClue problem (`docs/uniclue.md`).
 //! - [`uniclue_client`]: the other side of that protocol, any bot as a UniClue client.
 //! - [`speedclue`]: the 2014 Speed Clue TCP protocol (`docs/speedclue.md`).
+//! - [`speedclue_client`]: the other side of that protocol, any bot as a contest entrant.
 //!
 //! Every bot is contained the same way ([`ProcessLimits`]): its own session
 //! and process group, `setrlimit` limits, a cleared environment, a start-up
@@ -18,6 +19,7 @@ pub mod framework;
 pub mod jsonl;
 mod output;
 pub mod speedclue;
+pub mod speedclue_client;
 mod sys;
 pub mod uniclue;
 pub mod uniclue_client;

@@ -1,0 +1,523 @@
+//! The entrant side of the 2014 Speed Clue contest protocol
+//! (`docs/speedclue.md`): any bot connects to a contest server's port, says
+//! `ID alive`, and answers the server's lines. The bot gets the requests and
+//! events it would get seated in a `speedclue` game on the host: each
+//! `reset` begins a game (with a freshly seated bot), `suggest` asks for its
+//! suggestion, `disprove` for the card to show, `accuse` whether to accuse,
+//! and the `suggestion` and `accusation` lines become the events it watches.
+//!
+//! [`play`] is the mirror of [`super::speedclue::SpeedclueBot`].
+
+use std::io::{BufRead, Write};
+
+use clue_engine::{Fault, SeatController, deal::hand_size, decks};
+use clue_plugin_api::{
+    Accusation, AccusePoint, AccuseRequest, Card, Event, Reply, Request, RespondRequest, Rules,
+    Seat, Setup, SuggestRequest, Suggestion, Turn, Variant,
+};
+
+use super::clip;
+use super::speedclue::{card, code};
+
+/// What the entrant is told on its command line, and what it assumes.
+#[derive(Clone, Debug)]
+pub struct EntrantOptions {
+    /// The identifier the server launched the entrant with (`ID alive`).
+    pub id: String,
+    /// The seed the bot is given for its own random choices.
+    pub seed: u64,
+    /// Whether the server plays the contest rules (the 2014 contest did).
+    pub contest_rules: bool,
+}
+
+/// How a connection ended.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EntrantSummary {
+    /// Games begun (`reset`).
+    pub games: u32,
+    /// Games this entrant won by a correct accusation.
+    pub won: u32,
+}
+
+/// Why the entrant stopped before the server closed the connection.
+#[derive(Debug, thiserror::Error)]
+pub enum EntrantError {
+    #[error("cannot talk to the server: {0}")]
+    Io(#[from] std::io::Error),
+    #[error("server line {number} `{line}`: expected {expected}")]
+    BadLine {
+        /// 1-based count of the lines the server sent.
+        number: usize,
+        line: String,
+        expected: String,
+    },
+    #[error("cannot seat the bot: {0}")]
+    Seat(String),
+    #[error("the bot failed ({}): {}", .0.reason, .0.detail)]
+    Bot(Fault),
+    #[error("the bot answered a `{request}` request with a `{reply}` reply")]
+    WrongReply {
+        request: &'static str,
+        reply: &'static str,
+    },
+    #[error("the bot declined to suggest, which the protocol cannot say")]
+    Declined,
+    #[error("the bot showed {0}, which is not a card it holds from the suggestion")]
+    BadShow(String),
+}
+
+/// One game in progress.
+struct Game {
+    bot: Box<dyn SeatController>,
+    me: Seat,
+    players: u8,
+    hand: Vec<Card>,
+    round: u32,
+    /// The seat whose turn it was last, to count rounds.
+    last_turn: Option<Seat>,
+    /// The suggestion the bot has been told about and not yet the answer to.
+    open: Option<(Seat, Vec<Card>)>,
+    /// This bot's last suggestion: its cards and whether someone disproved it.
+    mine: Option<(Vec<Card>, bool)>,
+}
+
+impl Game {
+    fn ask(&mut self, request: &Request) -> Result<Reply, EntrantError> {
+        self.bot.call(request).map_err(EntrantError::Bot)
+    }
+
+    fn tell(&mut self, event: Event) -> Result<(), EntrantError> {
+        self.ask(&Request::Watch { event }).map(|_| ())
+    }
+
+    fn turn(&self, seat: Seat) -> Turn {
+        Turn {
+            seat,
+            round: self.round,
+            roll: None,
+            position: None,
+            room: None,
+        }
+    }
+
+    /// A turn begins: count the round and tell the bot.
+    fn begin_turn(&mut self, seat: Seat) -> Result<(), EntrantError> {
+        if self.last_turn.is_some_and(|last| seat <= last) {
+            self.round += 1;
+        }
+        self.last_turn = Some(seat);
+        let round = self.round;
+        self.tell(Event::TurnBegan {
+            seat,
+            round,
+            roll: None,
+            room: None,
+        })
+    }
+
+    /// Another seat's suggestion, told once (before the disprove it may need).
+    fn suggested(&mut self, seat: Seat, cards: &[Card]) -> Result<(), EntrantError> {
+        if self.open.is_some() {
+            return Ok(());
+        }
+        if seat != self.me {
+            self.begin_turn(seat)?;
+        }
+        self.open = Some((seat, cards.to_vec()));
+        self.tell(Event::Suggested {
+            seat,
+            suggestion: Suggestion {
+                cards: cards.to_vec(),
+                target: None,
+            },
+        })
+    }
+}
+
+fn wrong(request: &Request, reply: &Reply) -> EntrantError {
+    EntrantError::WrongReply {
+        request: request.kind(),
+        reply: reply.kind(),
+    }
+}
+
+fn codes(cards: &[Card]) -> String {
+    cards.iter().map(|&c| code(c)).collect::<Vec<_>>().join(" ")
+}
+
+/// The server's lines, counted for error messages.
+struct Server<R, W> {
+    input: R,
+    output: W,
+    lines: usize,
+}
+
+impl<R: BufRead, W: Write> Server<R, W> {
+    fn say(&mut self, line: &str) -> Result<(), EntrantError> {
+        writeln!(self.output, "{line}")?;
+        self.output.flush()?;
+        Ok(())
+    }
+
+    fn hear(&mut self) -> Result<Option<String>, EntrantError> {
+        let mut line = String::new();
+        if self.input.read_line(&mut line)? == 0 {
+            return Ok(None);
+        }
+        self.lines += 1;
+        Ok(Some(line.trim_end_matches(['\n', '\r']).to_string()))
+    }
+
+    fn bad(&self, line: &str, expected: impl Into<String>) -> EntrantError {
+        EntrantError::BadLine {
+            number: self.lines,
+            line: clip(line),
+            expected: expected.into(),
+        }
+    }
+}
+
+/// A parsed server line.
+enum Message {
+    Reset {
+        players: u8,
+        seat: Seat,
+        hand: Vec<Card>,
+    },
+    Suggest,
+    Disprove {
+        seat: Seat,
+        cards: Vec<Card>,
+    },
+    Suggestion {
+        seat: Seat,
+        cards: Vec<Card>,
+        shown_by: Option<Seat>,
+        card: Option<Card>,
+    },
+    Accuse,
+    Accusation {
+        seat: Seat,
+        cards: Vec<Card>,
+        correct: bool,
+    },
+    Done,
+}
+
+const EXPECTED: &str =
+    "`reset`, `suggest`, `disprove`, `suggestion`, `accuse`, `accusation` or `done`";
+
+fn parse(line: &str) -> Option<Message> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let seat = |w: &str| w.parse::<u8>().ok().filter(|&s| s < 6).map(Seat);
+    let triple = |ws: &[&str]| -> Option<Vec<Card>> {
+        let cards: Vec<Card> = ws.iter().map(|w| card(w)).collect::<Option<_>>()?;
+        (cards.len() == 3).then_some(cards)
+    };
+    Some(match words.as_slice() {
+        ["reset", players, me, hand @ ..] => {
+            let players: u8 = players.parse().ok().filter(|p| (3..=6).contains(p))?;
+            let seat = seat(me).filter(|s| s.0 < players)?;
+            let hand: Vec<Card> = hand.iter().map(|w| card(w)).collect::<Option<_>>()?;
+            Message::Reset {
+                players,
+                seat,
+                hand,
+            }
+        }
+        ["suggest"] => Message::Suggest,
+        ["disprove", p, s, w, r] => Message::Disprove {
+            seat: seat(p)?,
+            cards: triple(&[s, w, r])?,
+        },
+        ["suggestion", p, s, w, r, d, rest @ ..] if rest.len() <= 1 => Message::Suggestion {
+            seat: seat(p)?,
+            cards: triple(&[s, w, r])?,
+            shown_by: if *d == "-" { None } else { Some(seat(d)?) },
+            card: match rest {
+                [x] => Some(card(x).filter(|_| *d != "-")?),
+                _ => None,
+            },
+        },
+        ["accuse"] => Message::Accuse,
+        ["accusation", p, s, w, r, verdict] => Message::Accusation {
+            seat: seat(p)?,
+            cards: triple(&[s, w, r])?,
+            correct: match *verdict {
+                "+" => true,
+                "-" => false,
+                _ => return None,
+            },
+        },
+        ["done"] => Message::Done,
+        _ => return None,
+    })
+}
+
+/// Plays as an entrant until the server closes the connection: `ID alive`
+/// first, then one answer per server line. `seat` seats a fresh bot for
+/// each game.
+pub fn play<R, W, F>(
+    mut seat: F,
+    input: R,
+    output: W,
+    options: &EntrantOptions,
+) -> Result<EntrantSummary, EntrantError>
+where
+    R: BufRead,
+    W: Write,
+    F: FnMut() -> Result<Box<dyn SeatController>, String>,
+{
+    let deck = decks::classic();
+    let mut server = Server {
+        input,
+        output,
+        lines: 0,
+    };
+    server.say(&format!("{} alive", options.id))?;
+    let mut summary = EntrantSummary::default();
+    let mut game: Option<Game> = None;
+    while let Some(line) = server.hear()? {
+        let message = parse(&line).ok_or_else(|| server.bad(&line, EXPECTED))?;
+        if let Message::Reset {
+            players,
+            seat: me,
+            hand,
+        } = message
+        {
+            let dealt = deck.len() - 3;
+            let players_n = usize::from(players);
+            let hand_sizes: Vec<u8> = (0..players_n)
+                .map(|s| hand_size(dealt, players_n, s) as u8)
+                .collect();
+            if hand.len() != usize::from(hand_sizes[me.index()]) {
+                let expected = format!(
+                    "a hand of {} cards for player {} of {players}",
+                    hand_sizes[me.index()],
+                    me.0
+                );
+                return Err(server.bad(&line, expected));
+            }
+            let setup = Setup {
+                variant: Variant::Speedclue,
+                rules: Rules {
+                    max_rounds: clue_engine::config::default_max_rounds(),
+                    hidden: vec![1, 1, 1],
+                    shown_to_all: false,
+                    contest_rules: options.contest_rules,
+                    query_limit: None,
+                },
+                players,
+                seat: me,
+                deck: deck.clone(),
+                hand: hand.clone(),
+                hand_sizes,
+                board: None,
+                starts: Vec::new(),
+                seed: options.seed.wrapping_add(u64::from(summary.games)),
+            };
+            // The last game's bot goes before the next one is seated.
+            drop(game.take());
+            let mut fresh = Game {
+                bot: seat().map_err(EntrantError::Seat)?,
+                me,
+                players,
+                hand,
+                round: 1,
+                last_turn: None,
+                open: None,
+                mine: None,
+            };
+            let begin = Request::BeginGame {
+                setup: Box::new(setup),
+            };
+            match fresh.ask(&begin)? {
+                Reply::Ok => {}
+                other => return Err(wrong(&begin, &other)),
+            }
+            game = Some(fresh);
+            summary.games += 1;
+            server.say("ok")?;
+            continue;
+        }
+        let Some(g) = game.as_mut() else {
+            return Err(server.bad(&line, "`reset` (no game has begun)"));
+        };
+        let players = g.players;
+        let in_game = |s: Seat| s.0 < players;
+        let answer = match message {
+            Message::Reset { .. } => unreachable!("handled above"),
+            Message::Suggest => {
+                let me = g.me;
+                g.begin_turn(me)?;
+                let request = Request::Suggest(SuggestRequest {
+                    turn: g.turn(me),
+                    optional: false,
+                    opponents: Vec::new(),
+                });
+                match g.ask(&request)? {
+                    Reply::Suggest {
+                        suggestion: Some(s),
+                    } => format!("suggest {}", codes(&s.cards)),
+                    Reply::Suggest { suggestion: None } => return Err(EntrantError::Declined),
+                    other => return Err(wrong(&request, &other)),
+                }
+            }
+            Message::Disprove { seat, cards } => {
+                if !in_game(seat) || seat == g.me {
+                    return Err(server.bad(&line, "another player's number"));
+                }
+                g.suggested(seat, &cards)?;
+                let matching: Vec<Card> = g
+                    .hand
+                    .iter()
+                    .copied()
+                    .filter(|c| cards.contains(c))
+                    .collect();
+                if matching.is_empty() {
+                    return Err(server.bad(&line, "a suggestion naming a card this player holds"));
+                }
+                let request = Request::Respond(RespondRequest {
+                    suggester: seat,
+                    suggestion: Suggestion {
+                        cards,
+                        target: None,
+                    },
+                    matching: matching.clone(),
+                });
+                match g.ask(&request)? {
+                    Reply::Respond { card: Some(c) } if matching.contains(&c) => {
+                        format!("show {}", code(c))
+                    }
+                    Reply::Respond { card } => {
+                        let shown = card.map_or("nothing".to_string(), |c| code(c).to_string());
+                        return Err(EntrantError::BadShow(shown));
+                    }
+                    other => return Err(wrong(&request, &other)),
+                }
+            }
+            Message::Suggestion {
+                seat,
+                cards,
+                shown_by,
+                card,
+            } => {
+                if !in_game(seat) || shown_by.is_some_and(|s| !in_game(s) || s == seat) {
+                    return Err(server.bad(&line, "players of this game"));
+                }
+                g.suggested(seat, &cards)?;
+                let passed: Vec<Seat> = (1..g.players)
+                    .map(|i| Seat((seat.0 + i) % g.players))
+                    .take_while(|&s| Some(s) != shown_by)
+                    .collect();
+                g.open = None;
+                if seat == g.me {
+                    g.mine = Some((cards, shown_by.is_some()));
+                }
+                g.tell(Event::Answered {
+                    suggester: seat,
+                    passed,
+                    shown_by,
+                    card,
+                })?;
+                "ok".to_string()
+            }
+            Message::Accuse => {
+                let me = g.me;
+                let forced = options.contest_rules
+                    && g.mine.as_ref().is_some_and(|(cards, disproved)| {
+                        !disproved && !cards.iter().any(|c| g.hand.contains(c))
+                    });
+                let request = Request::Accuse(AccuseRequest {
+                    turn: g.turn(me),
+                    point: if forced {
+                        AccusePoint::Forced
+                    } else {
+                        AccusePoint::AfterSuggestion
+                    },
+                });
+                match g.ask(&request)? {
+                    Reply::Accuse { accusation: None } => "-".to_string(),
+                    Reply::Accuse {
+                        accusation: Some(Accusation { cards }),
+                    } => format!("accuse {}", codes(&cards)),
+                    other => return Err(wrong(&request, &other)),
+                }
+            }
+            Message::Accusation {
+                seat,
+                cards,
+                correct,
+            } => {
+                if !in_game(seat) {
+                    return Err(server.bad(&line, "a player of this game"));
+                }
+                if correct && seat == g.me {
+                    summary.won += 1;
+                }
+                g.tell(Event::Accused {
+                    seat,
+                    accusation: Some(Accusation { cards }),
+                    correct: Some(correct),
+                })?;
+                "ok".to_string()
+            }
+            Message::Done => {
+                g.tell(Event::GameOver {
+                    winner: None,
+                    ranking: Vec::new(),
+                    envelope: Vec::new(),
+                })?;
+                game = None;
+                "dead".to_string()
+            }
+        };
+        server.say(&answer)?;
+    }
+    Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn server_lines_parse() {
+        assert!(matches!(
+            parse("reset 3 0 Pl Ro Ki Wh Ca Ba"),
+            Some(Message::Reset { players: 3, seat: Seat(0), ref hand }) if hand.len() == 6
+        ));
+        assert!(matches!(
+            parse("suggestion 0 Gr Kn Di 1 Kn"),
+            Some(Message::Suggestion {
+                shown_by: Some(Seat(1)),
+                card: Some(Card(7)),
+                ..
+            })
+        ));
+        assert!(matches!(
+            parse("suggestion 2 Gr Kn Di -"),
+            Some(Message::Suggestion {
+                shown_by: None,
+                card: None,
+                ..
+            })
+        ));
+        assert!(matches!(
+            parse("accusation 2 Mu Pi St -"),
+            Some(Message::Accusation { correct: false, .. })
+        ));
+        for bad in [
+            "",
+            "reset 9 0",
+            "reset 3 4 Pl",
+            "suggest Gr",
+            "suggestion 0 Gr Kn 1",
+            "suggestion 0 Gr Kn Di - Kn",
+            "accusation 1 Gr Kn Di ?",
+            "hello",
+        ] {
+            assert!(parse(bad).is_none(), "{bad}");
+        }
+    }
+}
