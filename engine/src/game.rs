@@ -58,6 +58,8 @@ pub(crate) struct Game<'a, 'b> {
     pub deal: Deal,
     pub seats: Vec<SeatState>,
     pub controllers: &'a mut [Box<dyn SeatController + 'b>],
+    /// Told of every event as it is logged (a live spectator).
+    pub observer: &'a mut dyn FnMut(&LogEntry),
     pub topology: Topology,
     pub dice: ChaCha8Rng,
     pub log: Vec<LogEntry>,
@@ -97,6 +99,18 @@ pub fn play(
     config: &GameConfig,
     seed: u64,
     controllers: &mut [Box<dyn SeatController + '_>],
+) -> Result<GameRecord, StartError> {
+    play_observed(config, seed, controllers, &mut |_| {})
+}
+
+/// [`play`], telling `observer` of every log entry (the whole event and who
+/// saw it) as soon as it is logged, before the seats are shown it: what a
+/// spectator of a running game sees.
+pub fn play_observed(
+    config: &GameConfig,
+    seed: u64,
+    controllers: &mut [Box<dyn SeatController + '_>],
+    observer: &mut dyn FnMut(&LogEntry),
 ) -> Result<GameRecord, StartError> {
     config.validate()?;
     let needed = acting_seats(config);
@@ -157,6 +171,7 @@ pub fn play(
         deal,
         seats,
         controllers,
+        observer,
         topology,
         dice: rng::stream(seed, Stream::Dice),
         log: Vec::new(),
@@ -294,6 +309,7 @@ impl Game<'_, '_> {
             .into_iter()
             .filter_map(|s| entry.view_for(s).map(|view| (s, view)))
             .collect();
+        (self.observer)(&entry);
         self.log.push(entry);
         for (seat, event) in views {
             let request = Request::Watch { event };

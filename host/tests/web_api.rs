@@ -507,3 +507,127 @@ fn the_page_and_its_assets_are_served() {
             .contains(&json!("builtin:human"))
     );
 }
+
+/// A built-in bot that thinks a little before each decision, so a game of
+/// the tournament below lasts long enough to be watched while it runs.
+struct Slow(Box<dyn clue_engine::SeatController>);
+
+impl clue_engine::SeatController for Slow {
+    fn call(
+        &mut self,
+        request: &clue_plugin_api::Request,
+    ) -> Result<clue_plugin_api::Reply, clue_engine::Fault> {
+        if !matches!(
+            request,
+            clue_plugin_api::Request::Watch { .. } | clue_plugin_api::Request::BeginGame { .. }
+        ) {
+            std::thread::sleep(std::time::Duration::from_millis(6));
+        }
+        self.0.call(request)
+    }
+}
+
+struct SlowBots;
+
+impl clue_host::tournament::runner::Connector for SlowBots {
+    fn connect(
+        &self,
+        bot: &clue_host::tournament::config::BotEntry,
+    ) -> Result<Box<dyn clue_engine::SeatController>, clue_engine::Fault> {
+        clue_host::bots::connect(&bot.spec)
+            .map(|b| Box::new(Slow(b)) as Box<dyn clue_engine::SeatController>)
+            .map_err(|e| clue_engine::Fault::new(clue_plugin_api::DqReason::Crash, e.to_string()))
+    }
+}
+
+fn frame_texts(game: &Value) -> Vec<String> {
+    game["frames"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|f| f["text"].as_str().map(String::from))
+        .collect()
+}
+
+#[test]
+fn a_running_tournament_game_is_watched_while_it_is_played() {
+    use clue_host::tournament::{config, runner, store::Store};
+    let dir = std::env::temp_dir().join(format!("clue-web-live-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let db = dir.join("live.sqlite");
+    let _ = std::fs::remove_file(&db);
+    let file = "variant: classic\nplayers: 3\nseed: 9\nconcurrency: 1\nschedule: {kind: random, games: 2}\nbots:\n  - {name: notebook, kind: builtin, path: notebook}\n  - {name: clueless, kind: builtin, path: clueless}\n  - {name: notebook-2, kind: builtin, path: notebook}\n";
+    let t = config::parse(file, "live.yaml", &dir).expect("tournament");
+    let mut store = Store::open(&db).expect("store");
+    let tournament = std::thread::spawn(move || {
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let options = runner::RunOptions {
+            stop: &stop,
+            progress: false,
+            standings_every: None,
+        };
+        runner::run(&t, &mut store, &SlowBots, &options).map_err(|e| e.to_string())
+    });
+    let server = Server::start(Some(&db));
+    // Wait for a game in play, then follow it.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let mut seen: Vec<Vec<String>> = Vec::new();
+    let mut index = None;
+    while std::time::Instant::now() < deadline && !tournament.is_finished() {
+        let (status, list) = server.get("/api/replays");
+        assert_eq!(status, 200, "{list}");
+        if index.is_none() {
+            index = list["live"][0]["index"].as_u64();
+            if let Some(i) = index {
+                assert_eq!(list["live"][0]["variant"], "classic", "{list}");
+                assert!(
+                    list["games"]
+                        .as_array()
+                        .is_some_and(|g| g.iter().all(|g| g["index"].as_u64() != Some(i))),
+                    "game {i} is listed as stored and in play: {list}"
+                );
+            }
+        }
+        if let Some(i) = index {
+            let (status, game) = server.get(&format!("/api/replays/{i}"));
+            assert_eq!(status, 200, "{game}");
+            if game["live"] != true {
+                break;
+            }
+            assert!(game["envelope"].is_null(), "a live game hides its envelope");
+            seen.push(frame_texts(&game));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(300));
+    }
+    let summary = tournament
+        .join()
+        .expect("the tournament thread")
+        .expect("the tournament ran");
+    assert_eq!(summary.played, 2);
+    let index = index.expect("no game was ever listed as in play");
+    assert!(
+        seen.len() >= 2,
+        "the game in play was seen {} time(s)",
+        seen.len()
+    );
+    let first = seen.first().map_or(0, Vec::len);
+    let last = seen.last().map_or(0, Vec::len);
+    assert!(first > 0, "no events of the game in play");
+    assert!(
+        last > first,
+        "no new events arrived while it ran ({first} then {last})"
+    );
+    // Once stored, the game is the same game, whole, with its envelope.
+    let (status, stored) = server.get(&format!("/api/replays/{index}"));
+    assert_eq!(status, 200, "{stored}");
+    assert_eq!(stored["live"], false);
+    assert_eq!(stored["envelope"].as_array().map(Vec::len), Some(3));
+    let whole = frame_texts(&stored);
+    assert!(whole.len() >= last);
+    assert_eq!(whole[..last], seen[seen.len() - 1][..]);
+    assert!(whole.last().is_some_and(|t| t.starts_with("game over")));
+    let (_, list) = server.get("/api/replays");
+    assert_eq!(list["live"].as_array().map(Vec::len), Some(0), "{list}");
+    assert_eq!(list["games"].as_array().map(Vec::len), Some(2), "{list}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -6,15 +6,16 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use clue_engine::{Fault, GameRecord, SeatController, play};
+use clue_engine::{Fault, GameRecord, LogEntry, SeatController, play_observed};
 use clue_plugin_api::{DqReason, Reply, Request};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::config::{BotEntry, FileError, Tournament, check_files};
 use super::schedule::{ScheduledGame, schedule};
 use super::stats;
-use super::store::{Store, StoreError};
+use super::store::{LiveBatch, Store, StoreError};
 use crate::bots;
+use crate::logfile::{Header, LOG_FORMAT};
 
 /// How the runner seats a bot. The default, [`SpecConnector`], goes through
 /// [`bots::connect`], so every kind of bot the host can load plays in
@@ -118,6 +119,16 @@ pub fn play_one(
     game: &ScheduledGame,
     connector: &dyn Connector,
 ) -> Result<FinishedGame, RunError> {
+    play_one_observed(t, game, connector, &mut |_| {})
+}
+
+/// [`play_one`], telling `observer` of each event as it happens.
+pub fn play_one_observed(
+    t: &Tournament,
+    game: &ScheduledGame,
+    connector: &dyn Connector,
+    observer: &mut dyn FnMut(&LogEntry),
+) -> Result<FinishedGame, RunError> {
     let start = Instant::now();
     let config = &t.settings[game.setting].config;
     let mut meters = vec![Meter::default(); game.seats.len()];
@@ -141,9 +152,11 @@ pub fn play_one(
                 }) as Box<dyn SeatController + '_>
             })
             .collect();
-        play(config, game.seed, &mut controllers).map_err(|e| RunError::Game {
-            index: game.index,
-            message: e.to_string(),
+        play_observed(config, game.seed, &mut controllers, observer).map_err(|e| {
+            RunError::Game {
+                index: game.index,
+                message: e.to_string(),
+            }
         })?
     };
     Ok(FinishedGame {
@@ -247,8 +260,10 @@ pub fn run(
     let next = AtomicUsize::new(0);
     let workers = t.concurrency.clamp(1, pending.len().max(1));
     let mut failure: Option<RunError> = None;
+    // Games still in play from a run that was killed are not in play any more.
+    store.live_clear()?;
     std::thread::scope(|scope| {
-        let (tx, rx) = mpsc::channel::<Result<FinishedGame, RunError>>();
+        let (tx, rx) = mpsc::channel::<Message>();
         for _ in 0..workers {
             let tx = tx.clone();
             let (next, pending) = (&next, &pending);
@@ -259,9 +274,13 @@ pub fn run(
                     }
                     let i = next.fetch_add(1, Ordering::SeqCst);
                     let Some(game) = pending.get(i) else { break };
-                    let result = play_one(t, game, connector);
+                    let live = tx.clone();
+                    let mut observer = |entry: &LogEntry| {
+                        let _ = live.send(Message::Event(i, entry.clone()));
+                    };
+                    let result = play_one_observed(t, game, connector, &mut observer);
                     let failed = result.is_err();
-                    if tx.send(result).is_err() || failed {
+                    if tx.send(Message::Done(i, Box::new(result))).is_err() || failed {
                         break;
                     }
                 }
@@ -269,7 +288,29 @@ pub fn run(
         }
         drop(tx);
         let mut last_standings = Instant::now();
-        for result in rx {
+        let mut live = Live::default();
+        loop {
+            let message = match rx.recv_timeout(LIVE_EVERY) {
+                Ok(message) => message,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    live.flush(t, &pending, store);
+                    continue;
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            };
+            let result = match message {
+                Message::Event(i, entry) => {
+                    live.push(i, entry);
+                    if live.due() {
+                        live.flush(t, &pending, store);
+                    }
+                    continue;
+                }
+                Message::Done(i, result) => {
+                    live.games.remove(&i);
+                    *result
+                }
+            };
             let stored = result.and_then(|game| Ok(store.insert(&game, t)?));
             if let Err(e) = stored {
                 // Stop the others; what is stored stays stored.
@@ -289,12 +330,106 @@ pub fn run(
             }
         }
     });
+    let _ = store.live_clear();
     bar.finish_and_clear();
     if let Some(e) = failure {
         return Err(e);
     }
     summary.stopped = summary.already + summary.played < summary.scheduled;
     Ok(summary)
+}
+
+/// What the workers tell the writer: an event of a game in play (by its
+/// place in the pending list), or the game's end.
+enum Message {
+    Event(usize, LogEntry),
+    Done(usize, Box<Result<FinishedGame, RunError>>),
+}
+
+/// How often the events of games in play are written for `clue serve` to
+/// follow. Games shorter than this never reach the live tables.
+const LIVE_EVERY: Duration = Duration::from_millis(250);
+
+/// The games in play: their events not yet written, for spectators.
+#[derive(Default)]
+struct Live {
+    games: std::collections::BTreeMap<usize, LiveGame>,
+    last_flush: Option<Instant>,
+}
+
+struct LiveGame {
+    started: Instant,
+    written: usize,
+    entries: Vec<LogEntry>,
+}
+
+impl Live {
+    fn push(&mut self, i: usize, entry: LogEntry) {
+        self.games
+            .entry(i)
+            .or_insert_with(|| LiveGame {
+                started: Instant::now(),
+                written: 0,
+                entries: Vec::new(),
+            })
+            .entries
+            .push(entry);
+    }
+
+    fn due(&self) -> bool {
+        self.last_flush.is_none_or(|t| t.elapsed() >= LIVE_EVERY)
+    }
+
+    /// Writes the new events of every game in play for longer than
+    /// [`LIVE_EVERY`]. A failed write only costs the spectators.
+    fn flush(&mut self, t: &Tournament, pending: &[&ScheduledGame], store: &mut Store) {
+        self.last_flush = Some(Instant::now());
+        let mut headers = Vec::new();
+        for (&i, game) in &self.games {
+            if game.started.elapsed() < LIVE_EVERY || game.written == game.entries.len() {
+                continue;
+            }
+            let Some(scheduled) = pending.get(i) else {
+                continue;
+            };
+            headers.push((
+                i,
+                scheduled.index,
+                Header {
+                    format: LOG_FORMAT.to_string(),
+                    seed: scheduled.seed,
+                    config: t.settings[scheduled.setting].config.clone(),
+                    bots: scheduled
+                        .seats
+                        .iter()
+                        .map(|&b| t.bots[b].spec.clone())
+                        .collect(),
+                },
+            ));
+        }
+        if headers.is_empty() {
+            return;
+        }
+        let batch: Vec<LiveBatch<'_>> = headers
+            .iter()
+            .filter_map(|(i, index, header)| {
+                let game = self.games.get(i)?;
+                Some(LiveBatch {
+                    index: *index,
+                    header,
+                    from: game.written,
+                    entries: &game.entries[game.written..],
+                })
+            })
+            .collect();
+        if store.live_write(&batch).is_ok() {
+            for (i, _, _) in &headers {
+                if let Some(game) = self.games.get_mut(i) {
+                    game.written = game.entries.len();
+                }
+            }
+        }
+    }
 }
 
 /// The current standings as a short table.

@@ -10,7 +10,13 @@
 //!       wall_ms, log BLOB)                    -- log: the JSON-lines game log, deflated
 //! seats(game, seat, bot, spec, outcome, dq_reason, detail, rank, turns, calls,
 //!       suggestions, wall_ns, max_call_ns, fuel, PRIMARY KEY (game, seat))
+//! live_games(idx INTEGER PRIMARY KEY, header TEXT) -- games in play: the log header
+//! live_events(game, seq, entry TEXT, PRIMARY KEY (game, seq)) -- their events so far
 //! ```
+//!
+//! The two `live_` tables let `clue serve` follow a running tournament: the
+//! runner writes the events of games that last a while, in batches, and
+//! deletes them when the game itself is stored.
 
 use std::collections::BTreeSet;
 use std::io::{Read, Write};
@@ -21,7 +27,8 @@ use serde::{Deserialize, Serialize};
 
 use super::config::{Tournament, hash};
 use super::runner::FinishedGame;
-use crate::logfile::GameLog;
+use crate::logfile::{GameLog, Header};
+use clue_engine::LogEntry;
 
 pub const STORE_FORMAT: &str = "1";
 
@@ -95,6 +102,24 @@ pub struct GameRow {
     pub seats: Vec<SeatRow>,
 }
 
+/// Events of one game in play, for [`Store::live_write`].
+pub struct LiveBatch<'a> {
+    pub index: u64,
+    pub header: &'a Header,
+    /// The sequence number of `entries[0]`.
+    pub from: usize,
+    pub entries: &'a [LogEntry],
+}
+
+/// A game in play, as [`Store::live_games`] lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LiveGame {
+    pub index: u64,
+    pub header: Header,
+    /// How many of its events are stored so far.
+    pub events: u64,
+}
+
 pub struct Store {
     conn: Connection,
     path: String,
@@ -125,7 +150,11 @@ impl Store {
                  rank INTEGER NOT NULL, turns INTEGER NOT NULL, calls INTEGER NOT NULL,
                  suggestions INTEGER NOT NULL, wall_ns INTEGER NOT NULL,
                  max_call_ns INTEGER NOT NULL, fuel INTEGER, max_call_fuel INTEGER,
-                 PRIMARY KEY (game, seat));",
+                 PRIMARY KEY (game, seat));
+             CREATE TABLE IF NOT EXISTS live_games (idx INTEGER PRIMARY KEY, header TEXT NOT NULL);
+             CREATE TABLE IF NOT EXISTS live_events (
+                 game INTEGER NOT NULL, seq INTEGER NOT NULL, entry TEXT NOT NULL,
+                 PRIMARY KEY (game, seq));",
         )
         .map_err(sql)?;
         Ok(Store { conn, path: name })
@@ -288,7 +317,114 @@ impl Store {
             )
             .map_err(sql)?;
         }
+        tx.execute(
+            "DELETE FROM live_events WHERE game = ?1",
+            [game.index as i64],
+        )
+        .map_err(sql)?;
+        tx.execute("DELETE FROM live_games WHERE idx = ?1", [game.index as i64])
+            .map_err(sql)?;
         tx.commit().map_err(sql)
+    }
+
+    /// Forgets every game in play (a run begins or ends; nothing is playing).
+    pub fn live_clear(&mut self) -> Result<(), StoreError> {
+        self.conn
+            .execute_batch("DELETE FROM live_events; DELETE FROM live_games;")
+            .map_err(|e| self.sql(e))
+    }
+
+    /// Appends events of games in play, in one transaction: for each game its
+    /// log header (written once) and its entries from sequence number `from`.
+    pub fn live_write(&mut self, batch: &[LiveBatch<'_>]) -> Result<(), StoreError> {
+        let path = self.path.clone();
+        let sql = |source| StoreError::Sql {
+            path: path.clone(),
+            source,
+        };
+        let tx = self.conn.transaction().map_err(sql)?;
+        for game in batch {
+            let header = serde_json::to_string(game.header).unwrap_or_default();
+            tx.execute(
+                "INSERT OR IGNORE INTO live_games (idx, header) VALUES (?1, ?2)",
+                params![game.index as i64, header],
+            )
+            .map_err(sql)?;
+            for (k, entry) in game.entries.iter().enumerate() {
+                let text = serde_json::to_string(entry).unwrap_or_default();
+                tx.execute(
+                    "INSERT OR REPLACE INTO live_events (game, seq, entry) VALUES (?1, ?2, ?3)",
+                    params![game.index as i64, (game.from + k) as i64, text],
+                )
+                .map_err(sql)?;
+            }
+        }
+        tx.commit().map_err(sql)
+    }
+
+    /// The games in play, with how many of their events are stored so far.
+    pub fn live_games(&self) -> Result<Vec<LiveGame>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT g.idx, g.header, (SELECT COUNT(*) FROM live_events e WHERE e.game = g.idx)
+                 FROM live_games g ORDER BY g.idx",
+            )
+            .map_err(|e| self.sql(e))?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, i64>(2)?,
+                ))
+            })
+            .map_err(|e| self.sql(e))?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (index, header, events) = row.map_err(|e| self.sql(e))?;
+            let header: Header = serde_json::from_str(&header).map_err(|e| StoreError::Log {
+                path: self.path.clone(),
+                index: index as u64,
+                message: e.to_string(),
+            })?;
+            out.push(LiveGame {
+                index: index as u64,
+                header,
+                events: events as u64,
+            });
+        }
+        Ok(out)
+    }
+
+    /// A game in play: its header and its events so far; `None` when it is
+    /// not in play (not begun, or already stored).
+    pub fn live_log(&self, index: u64) -> Result<Option<GameLog>, StoreError> {
+        let Some(game) = self.live_games()?.into_iter().find(|g| g.index == index) else {
+            return Ok(None);
+        };
+        let mut stmt = self
+            .conn
+            .prepare("SELECT entry FROM live_events WHERE game = ?1 ORDER BY seq")
+            .map_err(|e| self.sql(e))?;
+        let rows = stmt
+            .query_map([index as i64], |r| r.get::<_, String>(0))
+            .map_err(|e| self.sql(e))?;
+        let mut entries = Vec::new();
+        for row in rows {
+            let text = row.map_err(|e| self.sql(e))?;
+            let entry: LogEntry = serde_json::from_str(&text).map_err(|e| StoreError::Log {
+                path: self.path.clone(),
+                index,
+                message: e.to_string(),
+            })?;
+            entries.push(entry);
+        }
+        Ok(Some(GameLog {
+            header: game.header,
+            entries,
+            summary: None,
+        }))
     }
 
     /// Every stored game in index order.

@@ -1,7 +1,8 @@
 //! Stored games: the list of the results store given to `clue serve --db`,
 //! and one game decoded from its compressed log, every event with the tokens
 //! after it, as the omniscient viewer sees it. A tournament writing to the
-//! same store shows its games here as each one is stored.
+//! same store shows its games here as each one is stored, and its games in
+//! play (`live`) with their events so far.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -13,7 +14,8 @@ use serde_json::{Value, json};
 
 use super::view;
 use super::{ApiError, AppState};
-use crate::tournament::store::Store;
+use crate::logfile::GameLog;
+use crate::tournament::store::{Store, StoreError};
 
 fn open(db: &Path) -> Result<Store, ApiError> {
     if !db.exists() {
@@ -50,11 +52,45 @@ pub async fn list(State(app): State<Arc<AppState>>) -> Result<Json<Value>, ApiEr
         let games = store
             .games()
             .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+        let live: Vec<Value> = store
+            .live_games()
+            .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
+            .into_iter()
+            .map(|g| {
+                json!({
+                    "index": g.index,
+                    "seed": g.header.seed,
+                    "variant": g.header.config.variant,
+                    "bots": g.header.bots.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                    "events": g.events,
+                })
+            })
+            .collect();
         Ok(Json(
-            json!({ "db": db.display().to_string(), "games": games }),
+            json!({ "db": db.display().to_string(), "games": games, "live": live }),
         ))
     })
     .await
+}
+
+/// A stored game, or else one still in play (its events so far, no summary).
+fn stored_or_live(store: &Store, index: u64) -> Result<GameLog, ApiError> {
+    let internal = |e: StoreError| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string());
+    // Twice: a game that ends between the two looks is stored the second time.
+    for _ in 0..2 {
+        match store.log(index) {
+            Ok(log) => return Ok(log),
+            Err(StoreError::NoGame { .. }) => {}
+            Err(e) => return Err(internal(e)),
+        }
+        if let Some(log) = store.live_log(index).map_err(internal)? {
+            return Ok(log);
+        }
+    }
+    Err(ApiError::new(
+        StatusCode::NOT_FOUND,
+        format!("no game {index} in the store, stored or in play"),
+    ))
 }
 
 pub async fn game(
@@ -72,12 +108,8 @@ pub async fn game(
         .map_err(|_| ApiError::new(StatusCode::NOT_FOUND, format!("no game `{index}`")))?;
     blocking(move || {
         let store = open(&db)?;
-        let log = store.log(index).map_err(|e| match e {
-            crate::tournament::store::StoreError::NoGame { .. } => {
-                ApiError::new(StatusCode::NOT_FOUND, e.to_string())
-            }
-            e => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
-        })?;
+        let log = stored_or_live(&store, index)?;
+        let live = log.summary.is_none();
         let setup = view::probe(&log.header.config, log.header.seed)
             .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?;
         let labels: Vec<String> = log.header.bots.iter().map(ToString::to_string).collect();
@@ -108,6 +140,7 @@ pub async fn game(
             "hands": log.summary.as_ref().map(|s| s.hands.clone()),
             "envelope": log.summary.as_ref().map(|s| s.envelope.clone()),
             "winner": log.summary.as_ref().and_then(|s| s.winner),
+            "live": live,
             "frames": frames,
         })))
     })

@@ -539,12 +539,18 @@ function respondDialog(g, pending) {
 
 // ---------------------------------------------------------------- replays
 
-const replay = { data: null, step: 0, timer: null, listTimer: null };
+const replay = { data: null, step: 0, timer: null, listTimer: null, liveTimer: null };
 
 async function loadReplays() {
   try {
     const list = await api('GET', '/api/replays');
     $('db-name').textContent = list.db ? `(${list.db})` : '(no store: start clue serve with --db results.sqlite)';
+    const live = list.live || [];
+    $('live-list').classList.toggle('hidden', live.length === 0);
+    $('live-list').querySelector('tbody').replaceChildren(...live.map((g) => el('tr', { 'data-index': g.index },
+      el('td', {}, g.index), el('td', {}, g.variant), el('td', {}, g.seed), el('td', {}, g.bots.join(', ')),
+      el('td', {}, g.events),
+      el('td', {}, el('button', { class: 'watch-live', onclick: () => openReplay(g.index) }, 'watch live')))));
     const body = $('replay-list').querySelector('tbody');
     const shown = body.children.length;
     if (shown === list.games.length && shown > 0) return;
@@ -558,22 +564,32 @@ async function loadReplays() {
   }
 }
 
-async function openReplay(index) {
+// Opens a stored game, or one in play: that one is fetched again every
+// second, following its newest event while the viewer is at the end, until
+// it is stored whole.
+async function openReplay(index, keepStep) {
+  let data;
   try {
-    replay.data = await api('GET', `/api/replays/${index}`);
+    data = await api('GET', `/api/replays/${index}`);
   } catch (e) { toast(e.message); return; }
-  replay.step = 0;
+  const following = replay.data && replay.data.index === index && replay.step >= replay.data.frames.length;
+  replay.data = data;
   const d = replay.data;
+  clearTimeout(replay.liveTimer);
+  if (d.live) replay.liveTimer = setTimeout(() => {
+    if (replay.data && replay.data.index === index) openReplay(index, true);
+  }, 1000);
   $('viewer').classList.remove('hidden');
   $('rw-slider').max = d.frames.length;
-  $('rw-title').textContent = `Game ${d.index}: ${d.variant}, seed ${d.seed}`;
+  $('rw-title').textContent = `Game ${d.index}: ${d.variant}, seed ${d.seed}` + (d.live ? ' (in play)' : '');
+  $('rw-live').classList.toggle('hidden', !d.live);
   const hands = el('div', {});
   (d.hands || []).forEach((h, s) => hands.append(el('div', { class: 'hand-row' },
     el('b', {}, d.names[s] + ': '), ...h.map((c) => cardChip(d, c)))));
   if (d.envelope) hands.append(el('div', { class: 'hand-row envelope' }, el('b', {}, 'envelope: '), ...d.envelope.map((c) => cardChip(d, c))));
   $('rw-hands').replaceChildren(hands);
   $('rw-events').replaceChildren(...d.frames.map((f, i) => el('li', { 'data-step': i + 1, onclick: () => showStep(i + 1) }, f.text)));
-  showStep(0);
+  showStep(!keepStep ? 0 : following ? d.frames.length : replay.step);
 }
 
 function showStep(step) {
