@@ -19,6 +19,9 @@ pub enum BenchCommand {
     /// Win rates of sleuth against notebook and clueless in every variant,
     /// and sleuth's queries to a solution in uniclue
     Strength(StrengthArgs),
+    /// Time per decision of sleuth at a full table on the classic deck:
+    /// calls, mean, p95 and max per request kind
+    Decisions(super::bench_decisions::DecisionsArgs),
 }
 
 #[derive(clap::Args)]
@@ -46,6 +49,7 @@ pub struct StrengthArgs {
 pub fn run(command: BenchCommand) -> anyhow::Result<ExitCode> {
     match command {
         BenchCommand::Strength(args) => strength(&args),
+        BenchCommand::Decisions(args) => super::bench_decisions::decisions(&args),
     }
 }
 

@@ -1,6 +1,7 @@
 //! One module per subcommand of `clue`.
 
 pub mod bench;
+pub mod bench_decisions;
 pub mod board;
 pub mod framework;
 pub mod play;
