@@ -70,6 +70,15 @@ pub(crate) struct Game<'a, 'b> {
     pub room_cursor: usize,
 }
 
+/// Checks `config` as [`play`] does before the first deal: its options, and
+/// the board it names (a board file's errors carry that file's line and
+/// column). Tools that load a configuration long before playing it (a
+/// tournament file) call this to fail at load time.
+pub fn check(config: &GameConfig) -> Result<(), ConfigError> {
+    config.validate()?;
+    Topology::build(config, 0).map(|_| ())
+}
+
 /// The seats of a variant that a bot plays: all of them, except in `uniclue`,
 /// where only seat 0 (the client) is a bot and the server plays the rest.
 pub fn acting_seats(config: &GameConfig) -> usize {

@@ -32,7 +32,7 @@ mod turn;
 pub mod validate;
 
 pub use config::{ConfigError, GameConfig};
-pub use game::{StartError, acting_seats, play, play_observed};
+pub use game::{StartError, acting_seats, check, play, play_observed};
 pub use log::LogEntry;
 pub use record::{GameRecord, Outcome, SeatRecord};
 pub use seat::{Fault, InProcess, SeatController};

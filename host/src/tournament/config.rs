@@ -9,6 +9,7 @@ use clue_plugin_api::Variant;
 use serde::{Deserialize, Serialize};
 use serde_saphyr::Spanned;
 
+use super::board_files;
 use crate::bots::{BUILTINS, BotKind, BotSpec};
 
 /// A line and column in the tournament file (1-based; 0 when unknown).
@@ -118,6 +119,27 @@ pub struct Tournament {
     pub schedule: ScheduleKind,
     pub settings: Vec<Setting>,
     pub limits: Limits,
+    /// The board files the settings name, with their text when loaded.
+    pub inputs: Vec<(String, String)>,
+}
+
+impl Tournament {
+    /// What a store checks on resume: the tournament file's text and the
+    /// text of every board file it names (a file with no boards keeps the
+    /// plain hash of its text).
+    pub fn fingerprint(&self) -> String {
+        if self.inputs.is_empty() {
+            return hash(&self.source);
+        }
+        let mut all = self.source.clone();
+        for (name, text) in &self.inputs {
+            all.push('\0');
+            all.push_str(name);
+            all.push('\0');
+            all.push_str(text);
+        }
+        hash(&all)
+    }
 }
 
 #[derive(Deserialize)]
@@ -149,6 +171,11 @@ struct RawOptions {
     width: Option<u16>,
     persons: Option<u16>,
     weapons: Option<u16>,
+    /// csci306/classic: a board layout CSV and its setup TXT (both or neither).
+    layout: Option<Spanned<String>>,
+    setup: Option<Spanned<String>>,
+    /// framework: a board in the protocol's table form.
+    table: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -255,6 +282,7 @@ pub fn parse(text: &str, file: &str, base_dir: &Path) -> Result<Tournament, File
         None => vec![(options_pos, RawOptions::default())],
     };
     let mut settings = Vec::new();
+    let mut inputs: Vec<(String, String)> = Vec::new();
     for (setting_pos, over) in &settings_raw {
         let base = base_options.clone().unwrap_or_default();
         let (players, players_pos) = match (&over.players, top_players) {
@@ -295,11 +323,29 @@ pub fn parse(text: &str, file: &str, base_dir: &Path) -> Result<Tournament, File
             framework.weapons = weapons;
         }
         config.framework = framework;
+        let layout = over.layout.as_ref().or(base.layout.as_ref());
+        let table = over.table.as_ref().or(base.table.as_ref());
+        let boards = board_files::read(
+            variant,
+            layout,
+            over.setup.as_ref().or(base.setup.as_ref()),
+            table,
+            base_dir,
+        )
+        .map_err(|(pos, message)| err(pos, message))?;
+        config.board = boards.board;
+        config.framework.table = boards.table;
+        for input in boards.inputs {
+            if !inputs.contains(&input) {
+                inputs.push(input);
+            }
+        }
         let fallback = setting_pos
             .or(options_pos)
             .unwrap_or(Pos::from(&raw.variant));
-        if let Err(e) = config.validate() {
+        if let Err(e) = clue_engine::check(&config) {
             let pos = match e {
+                ConfigError::Board(_) => layout.or(table).map(Pos::from).unwrap_or(fallback),
                 ConfigError::Players { .. } => players_pos.unwrap_or(Pos::from(&raw.variant)),
                 ConfigError::Hidden { .. } | ConfigError::Uneven { .. } => hidden
                     .or(items)
@@ -396,6 +442,7 @@ pub fn parse(text: &str, file: &str, base_dir: &Path) -> Result<Tournament, File
         schedule,
         settings,
         limits,
+        inputs,
     };
     check_files(&tournament, false)?;
     Ok(tournament)
@@ -575,6 +622,12 @@ fn setting_label(config: &GameConfig, over: &RawOptions) -> String {
     }
     if over.contest_rules.is_some() {
         parts.push(format!("contest_rules={}", config.speedclue.contest_rules));
+    }
+    if let Some(layout) = &over.layout {
+        parts.push(format!("layout={}", layout.value));
+    }
+    if let Some(table) = &over.table {
+        parts.push(format!("table={}", table.value));
     }
     parts.join(" ")
 }

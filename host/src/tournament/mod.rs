@@ -16,6 +16,7 @@
 //! runner::run(&t, &mut store, &runner::SpecConnector, &options).unwrap();
 //! ```
 
+mod board_files;
 pub mod config;
 pub mod report;
 pub mod runner;

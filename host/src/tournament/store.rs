@@ -25,7 +25,7 @@ use std::path::Path;
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 
-use super::config::{Tournament, hash};
+use super::config::Tournament;
 use super::runner::FinishedGame;
 use crate::logfile::{GameLog, Header};
 use clue_engine::LogEntry;
@@ -40,7 +40,7 @@ pub enum StoreError {
         source: rusqlite::Error,
     },
     #[error(
-        "{path} holds the results of a different tournament file (hash {stored}, this file {given}); \
+        "{path} holds the results of a different tournament file, or one whose board files have changed since (fingerprint {stored}, now {given}); \
          use another --db or delete it"
     )]
     Different {
@@ -203,7 +203,7 @@ impl Store {
     /// Binds the store to `t`: records it in a new store, or checks that an
     /// existing store holds the same file.
     pub fn bind(&mut self, t: &Tournament) -> Result<(), StoreError> {
-        let given = hash(&t.source);
+        let given = t.fingerprint();
         if let Some(meta) = self.meta()? {
             if meta.hash != given || meta.source != t.source {
                 return Err(StoreError::Different {
