@@ -105,6 +105,8 @@ pub enum Contradiction {
         shown: usize,
         size: usize,
     },
+    /// The envelope is certainly one that was ruled out.
+    ExcludedEnvelope,
     /// Every local rule holds but no complete deal fits (found by counting).
     NoConsistentDeal,
 }
@@ -154,6 +156,9 @@ impl fmt::Display for Contradiction {
                 shown,
                 size,
             } => write!(f, "player {player} revealed {shown} cards but holds {size}"),
+            Contradiction::ExcludedEnvelope => {
+                write!(f, "the envelope is certainly one that was ruled out")
+            }
             Contradiction::NoConsistentDeal => {
                 write!(f, "no deal is consistent with everything known")
             }

@@ -42,6 +42,9 @@ pub struct Knowledge {
     /// Per owner index (players, then the envelope): cards it may hold.
     possible: Vec<CardSet>,
     clauses: Vec<Clause>,
+    /// Complete envelopes ruled out (someone accused them and was wrong),
+    /// each still possible and not yet decided by the rules.
+    excluded: Vec<CardSet>,
 }
 
 impl Knowledge {
@@ -110,6 +113,7 @@ impl Knowledge {
             hand_sizes: hand_sizes.to_vec(),
             possible: vec![CardSet::first(cards); hand_sizes.len() + 1],
             clauses: Vec::new(),
+            excluded: Vec::new(),
         };
         // Sizes add up, so only empty hands or categories can change anything.
         knowledge
@@ -204,6 +208,33 @@ impl Knowledge {
             }
             Ok(())
         })
+    }
+
+    /// The envelope is not exactly `cards` (someone accused them and was
+    /// told they were wrong). A set that is not a whole envelope (the hidden
+    /// count of every category) cannot be the envelope: it teaches nothing.
+    /// Counting takes every such fact exactly; the local rules use it when
+    /// all of its cards but one are certainly in the envelope (the last one
+    /// is then not) or all are (a contradiction).
+    pub fn add_not_envelope(&mut self, cards: &[usize]) -> Result<(), Contradiction> {
+        cards.iter().for_each(|&card| self.check_card(card));
+        let set = CardSet::of(cards);
+        let whole = set.len() == cards.len()
+            && (0..self.categories.len())
+                .all(|c| (set & self.categories[c]).len() == self.hidden[c]);
+        if !whole {
+            return Ok(());
+        }
+        self.transaction(|k| {
+            k.excluded.push(set);
+            Ok(())
+        })
+    }
+
+    /// The complete envelopes ruled out and not yet settled by the rules,
+    /// each in increasing id order.
+    pub fn excluded_envelopes(&self) -> Vec<Vec<usize>> {
+        self.excluded.iter().map(|set| set.to_vec()).collect()
     }
 
     /// `player` revealed its whole hand: it holds exactly `cards`.
@@ -371,11 +402,33 @@ impl Knowledge {
                 self.give(player, card);
             }
         }
-        let changed_cards = self.possible != before;
         // The clause list needs no new pass by itself: the rules above read
         // clauses only through the cards they force.
         self.clauses = drop_subsumed(kept);
-        Ok(changed_cards)
+        if self.possible != before {
+            return Ok(true);
+        }
+
+        // A ruled-out envelope that can no longer be the envelope is
+        // dropped; one all of whose cards but one are certainly there rules
+        // that one out; one entirely there cannot be.
+        let envelope = self.envelope();
+        let there = self.held(envelope);
+        let mut excluded = Vec::with_capacity(self.excluded.len());
+        for &set in &self.excluded {
+            if !set.is_subset(self.possible[envelope]) {
+                continue;
+            }
+            let undecided = set.minus(there);
+            match undecided.lowest() {
+                None => return Err(Contradiction::ExcludedEnvelope),
+                Some(card) if undecided.len() == 1 => self.possible[envelope].remove(card),
+                Some(_) if !excluded.contains(&set) => excluded.push(set),
+                Some(_) => {}
+            }
+        }
+        self.excluded = excluded;
+        Ok(self.possible != before)
     }
 
     /// Applies the exact-count rule to owner `index` for the cards in
@@ -440,6 +493,19 @@ impl Knowledge {
 
     pub(crate) fn possible_set(&self, index: usize) -> CardSet {
         self.possible[index]
+    }
+
+    /// The ruled-out envelopes still open (see [`Knowledge::add_not_envelope`]).
+    pub(crate) fn excluded_list(&self) -> &[CardSet] {
+        &self.excluded
+    }
+
+    /// The same knowledge without the ruled-out envelopes.
+    pub(crate) fn without_excluded(&self) -> Knowledge {
+        Knowledge {
+            excluded: Vec::new(),
+            ..self.clone()
+        }
     }
 
     pub(crate) fn clause_list(&self) -> &[Clause] {

@@ -6,7 +6,8 @@
 //! (of a fixed size) or the envelope (a fixed number of cards per category).
 //! [`Knowledge`] records what a player learns during a game (who has or
 //! lacks a card, who showed one of some cards, who could not disprove, whole
-//! hands revealed) and keeps it propagated to a fixpoint of simple rules, so
+//! hands revealed, envelopes ruled out by a wrong accusation) and keeps it
+//! propagated to a fixpoint of simple rules, so
 //! certain facts are always at hand ([`Knowledge::owner_of`],
 //! [`Knowledge::envelope_solved`]).
 //!

@@ -160,17 +160,9 @@ impl Knowledge {
         Ok(self.sampled_result(&problem, config))
     }
 
-    fn exact_result<R: Ring>(
-        &self,
-        problem: &Problem,
-        counts: Counts<R>,
-        config: &Config,
-    ) -> Result<Probabilities, Contradiction> {
-        if counts.total.is_zero() {
-            return Err(Contradiction::NoConsistentDeal);
-        }
+    /// Deals per `card * owners + owner index`, from the counts of `problem`.
+    fn cell_counts<R: Ring>(&self, problem: &Problem, counts: &Counts<R>) -> Vec<R> {
         let owners = self.players() + 1;
-        let total = counts.total.to_f64();
         let mut cell_counts = vec![R::ZERO; self.cards() * owners];
         for (index, held) in problem.held.iter().enumerate() {
             for card in held.iter() {
@@ -184,7 +176,55 @@ impl Knowledge {
                 }
             }
         }
-        let exact_total = counts.total.to_u128();
+        cell_counts
+    }
+
+    /// The deals (total, and per cell) whose envelope is exactly `excluded`,
+    /// counted in the ring of the whole count (they are fewer). `None` when
+    /// there are none.
+    fn excluded_counts<R: Ring>(&self, excluded: CardSet) -> Option<(R, Vec<R>)> {
+        let mut fixed = self.without_excluded();
+        for card in excluded.iter() {
+            fixed.add_has(Owner::Envelope, card).ok()?;
+        }
+        let problem = Problem::new(&fixed);
+        let counts = exact::count::<R>(&problem, problem.cells()?);
+        if counts.total.is_zero() {
+            return None;
+        }
+        let cells = fixed.cell_counts(&problem, &counts);
+        Some((counts.total, cells))
+    }
+
+    /// `counts` are of `problem`, the knowledge without its ruled-out
+    /// envelopes: the deals with a ruled-out envelope are counted apart and
+    /// taken away (two envelopes never share a deal, so subtracting each is
+    /// exact).
+    fn exact_result<R: Ring>(
+        &self,
+        problem: &Problem,
+        counts: Counts<R>,
+        config: &Config,
+    ) -> Result<Probabilities, Contradiction> {
+        let owners = self.players() + 1;
+        let mut whole = counts.total;
+        let mut cell_counts = self.cell_counts(problem, &counts);
+        let mut ruled_out = Vec::new();
+        for &excluded in self.excluded_list() {
+            let Some((deals, cells)) = self.excluded_counts::<R>(excluded) else {
+                continue;
+            };
+            whole = whole.sub(deals);
+            for (cell, taken) in cell_counts.iter_mut().zip(cells) {
+                *cell = cell.sub(taken);
+            }
+            ruled_out.push(excluded);
+        }
+        if whole.is_zero() {
+            return Err(Contradiction::NoConsistentDeal);
+        }
+        let total = whole.to_f64();
+        let exact_total = whole.to_u128();
         let envelope = self.envelope();
         let known = problem.held[envelope];
         let mut solutions = Vec::new();
@@ -193,13 +233,16 @@ impl Knowledge {
             let binomials = Binomials::<u128>::new();
             let mut types = counts.envelope_types;
             types.sort_by_key(|(_, deals)| Reverse(*deals));
-            solution_count = types.iter().fold(0u128, |sum, (taken, _)| {
-                let ways = taken.iter().enumerate().fold(1u128, |ways, (class, &k)| {
-                    let size = problem.classes[class].cards.len();
-                    ways.saturating_mul(binomials.get(size, k as usize))
-                });
-                sum.saturating_add(ways)
-            });
+            solution_count = types
+                .iter()
+                .fold(0u128, |sum, (taken, _)| {
+                    let ways = taken.iter().enumerate().fold(1u128, |ways, (class, &k)| {
+                        let size = problem.classes[class].cards.len();
+                        ways.saturating_mul(binomials.get(size, k as usize))
+                    });
+                    sum.saturating_add(ways)
+                })
+                .saturating_sub(ruled_out.len() as u128);
             for (taken, deals) in &types {
                 let picks: Vec<(&[usize], usize)> = taken
                     .iter()
@@ -208,6 +251,9 @@ impl Knowledge {
                     .map(|(class, &k)| (problem.classes[class].cards.as_slice(), k as usize))
                     .collect();
                 combinations(&picks, known, &mut |cards| {
+                    if ruled_out.contains(&CardSet::of(cards)) {
+                        return true;
+                    }
                     solutions.push(Solution {
                         cards: cards.to_vec(),
                         probability: deals.to_f64() / total,

@@ -66,6 +66,9 @@ struct Rules<'a> {
     /// Per category: envelope cards still to place.
     envelope_need: Vec<usize>,
     envelope: usize,
+    /// The open part of each ruled-out envelope: a deal putting exactly
+    /// these open cards in the envelope is not consistent.
+    excluded: Vec<CardSet>,
 }
 
 impl Rules<'_> {
@@ -90,7 +93,7 @@ impl Rules<'_> {
         (0..self.envelope_need.len()).all(|category| {
             (hands[self.envelope] & self.knowledge.category_set(category)).len()
                 == self.envelope_need[category]
-        })
+        }) && !self.excluded.contains(&hands[self.envelope])
     }
 }
 
@@ -139,7 +142,15 @@ pub(crate) fn sample(knowledge: &Knowledge, samples: usize, seed: u64) -> Option
                 - (problem.held[envelope] & knowledge.category_set(category)).len()
         })
         .collect();
+    let there = problem.held[envelope];
+    let excluded = knowledge
+        .excluded_list()
+        .iter()
+        .filter(|set| there.is_subset(**set))
+        .map(|set| set.minus(there))
+        .collect();
     let rules = Rules {
+        excluded,
         knowledge,
         open,
         allowed,

@@ -58,6 +58,32 @@ fn facts(deck: &Deck, deal: &[Owner], count: usize, rng: &mut Rng) -> Vec<Fact> 
             .filter(|&c| deal[c] == Owner::Player(player))
             .collect()
     };
+    let envelope: Vec<usize> = (0..cards).filter(|&c| deal[c] == Owner::Envelope).collect();
+    // A whole envelope other than the true one: one card swapped for
+    // another of its category (or, where there is none, any whole envelope).
+    let other_envelope = |rng: &mut Rng| -> Vec<usize> {
+        let mut guess = envelope.clone();
+        if !guess.is_empty() && rng.chance(70) {
+            let at = rng.below(guess.len());
+            let category = deck.category_of(guess[at]);
+            let others: Vec<usize> = deck.categories[category]
+                .iter()
+                .copied()
+                .filter(|c| !guess.contains(c))
+                .collect();
+            if !others.is_empty() {
+                guess[at] = others[rng.below(others.len())];
+                return guess;
+            }
+        }
+        let mut guess = Vec::new();
+        for (category, members) in deck.categories.iter().enumerate() {
+            let mut members = members.clone();
+            rng.shuffle(&mut members);
+            guess.extend_from_slice(&members[..deck.hidden[category]]);
+        }
+        guess
+    };
     let random_cards = |rng: &mut Rng, most: usize| -> Vec<usize> {
         let mut all: Vec<usize> = (0..cards).collect();
         rng.shuffle(&mut all);
@@ -70,13 +96,15 @@ fn facts(deck: &Deck, deal: &[Owner], count: usize, rng: &mut Rng) -> Vec<Fact> 
             let player = rng.below(deck.players());
             let owner = owners[rng.below(owners.len())];
             if rng.chance(20) {
-                return match rng.below(3) {
+                return match rng.below(5) {
                     0 => Fact::Has(owner, card),
                     1 => Fact::Lacks(owner, card),
+                    2 => Fact::NotEnvelope(envelope.clone()),
+                    3 => Fact::NotEnvelope(random_cards(rng, 3)),
                     _ => Fact::OneOf(player, random_cards(rng, 3)),
                 };
             }
-            match rng.below(10) {
+            match rng.below(13) {
                 0 | 1 => Fact::Has(deal[card], card),
                 2 | 3 => match owners.iter().find(|&&o| o != deal[card] && rng.chance(50)) {
                     Some(&other) => Fact::Lacks(other, card),
@@ -102,7 +130,8 @@ fn facts(deck: &Deck, deal: &[Owner], count: usize, rng: &mut Rng) -> Vec<Fact> 
                     lacking.sort_unstable();
                     Fact::CannotDisprove(player, lacking)
                 }
-                _ => Fact::Hand(player, hand(player)),
+                9 => Fact::Hand(player, hand(player)),
+                _ => Fact::NotEnvelope(other_envelope(rng)),
             }
         })
         .collect()
@@ -306,6 +335,47 @@ fn regressions() {
                 hand_sizes: vec![0, 3, 0],
             },
             vec![Fact::OneOf(1, vec![2, 3])],
+        ),
+        (
+            "ruled-out envelope with all but one card certain",
+            Deck {
+                categories: vec![vec![0, 1, 2], vec![3, 4, 5]],
+                hidden: vec![1, 1],
+                hand_sizes: vec![2, 2],
+            },
+            vec![
+                Fact::Has(Owner::Envelope, 0),
+                Fact::NotEnvelope(vec![0, 3]),
+                Fact::NotEnvelope(vec![4, 0]),
+            ],
+        ),
+        (
+            "every envelope ruled out but one",
+            Deck {
+                categories: vec![vec![0, 1], vec![2, 3]],
+                hidden: vec![1, 1],
+                hand_sizes: vec![1, 1],
+            },
+            vec![
+                Fact::NotEnvelope(vec![0, 2]),
+                Fact::NotEnvelope(vec![0, 3]),
+                Fact::NotEnvelope(vec![1, 2]),
+                Fact::NotEnvelope(vec![1, 3]),
+            ],
+        ),
+        (
+            "ruled-out sets that are not whole envelopes",
+            Deck {
+                categories: vec![vec![0, 1, 2], vec![3, 4, 5]],
+                hidden: vec![1, 1],
+                hand_sizes: vec![2, 2],
+            },
+            vec![
+                Fact::NotEnvelope(vec![0, 1]),
+                Fact::NotEnvelope(vec![0]),
+                Fact::NotEnvelope(vec![0, 3, 4]),
+                Fact::NotEnvelope(vec![2, 5]),
+            ],
         ),
         (
             "generalized, k of n",

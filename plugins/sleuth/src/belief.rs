@@ -43,8 +43,6 @@ pub fn entropy(probabilities: impl Iterator<Item = f64>) -> f64 {
 /// The constraints sleuth has gathered and the belief they give.
 pub struct Notes {
     knowledge: Knowledge,
-    /// Envelopes (sorted) a wrong accusation ruled out.
-    excluded: Vec<Vec<usize>>,
     config: Config,
     cache: Option<Belief>,
     /// Constraints refused as contradictory (a bug somewhere, or a lying host).
@@ -55,7 +53,6 @@ impl Notes {
     pub fn new(knowledge: Knowledge, seed: u64) -> Notes {
         Notes {
             knowledge,
-            excluded: Vec::new(),
             // Small tables: sleuth must fit in a 16 MiB wasm sandbox and
             // decide in a few milliseconds; past these bounds it samples.
             config: Config {
@@ -85,14 +82,11 @@ impl Notes {
         }
     }
 
-    /// A wrong accusation: the envelope is not exactly `cards`.
+    /// A wrong accusation: the envelope is not exactly `cards`. The counts
+    /// take it exactly (`Knowledge::add_not_envelope`): every chance, of a
+    /// card in a hand as of an envelope, is over the deals it leaves.
     pub fn exclude(&mut self, cards: &[usize]) {
-        let mut cards = cards.to_vec();
-        cards.sort_unstable();
-        if !self.excluded.contains(&cards) {
-            self.excluded.push(cards);
-            self.cache = None;
-        }
+        self.learn(|k| k.add_not_envelope(cards));
     }
 
     /// The current belief, computed if something changed since the last call.
@@ -111,32 +105,7 @@ impl Notes {
             self.contradictions += 1;
             return self.propagated_only();
         };
-        let mut belief = from_probabilities(&odds, players, cards);
-        if !self.excluded.is_empty() {
-            let before = belief.solutions.len();
-            belief
-                .solutions
-                .retain(|(cards, _)| !self.excluded.contains(cards));
-            if belief.solutions.len() != before {
-                let total: f64 = belief.solutions.iter().map(|(_, p)| p).sum();
-                if total > 0.0 {
-                    belief.solutions.iter_mut().for_each(|(_, p)| *p /= total);
-                }
-                if belief.complete {
-                    // The envelope marginals follow the remaining envelopes.
-                    let owners = belief.owners;
-                    for card in 0..cards {
-                        belief.cells[card * owners + owners - 1] = 0.0;
-                    }
-                    for (envelope, p) in &belief.solutions {
-                        for &card in envelope {
-                            belief.cells[card * owners + owners - 1] += p;
-                        }
-                    }
-                }
-            }
-        }
-        belief
+        from_probabilities(&odds, players, cards)
     }
 
     /// Without counts: every possible owner of a card equally likely.
@@ -158,12 +127,11 @@ impl Notes {
         belief
     }
 
-    /// The envelope, when it is certain (and not ruled out by an accusation).
+    /// The envelope, when it is certain (a ruled-out envelope never is:
+    /// the knowledge refuses that as a contradiction).
     pub fn certain(&mut self) -> Option<Vec<usize>> {
         if let Some(envelope) = self.knowledge.envelope_solved() {
-            if !self.excluded.contains(&envelope) {
-                return Some(envelope);
-            }
+            return Some(envelope);
         }
         let belief = self.belief();
         match belief.solutions.as_slice() {

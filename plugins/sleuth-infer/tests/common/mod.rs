@@ -51,6 +51,8 @@ pub enum Fact {
     OneOf(usize, Vec<usize>),
     CannotDisprove(usize, Vec<usize>),
     Hand(usize, Vec<usize>),
+    /// The envelope is not exactly these cards.
+    NotEnvelope(Vec<usize>),
 }
 
 impl Fact {
@@ -61,6 +63,7 @@ impl Fact {
             Fact::OneOf(player, cards) => knowledge.add_has_one_of(*player, cards),
             Fact::CannotDisprove(player, cards) => knowledge.add_cannot_disprove(*player, cards),
             Fact::Hand(player, cards) => knowledge.add_hand(*player, cards),
+            Fact::NotEnvelope(cards) => knowledge.add_not_envelope(cards),
         }
     }
 
@@ -79,6 +82,15 @@ impl Fact {
                     .filter(|&&o| o == Owner::Player(*player))
                     .count();
                 held == cards.len() && cards.iter().all(|&c| deal[c] == Owner::Player(*player))
+            }
+            Fact::NotEnvelope(cards) => {
+                let envelope: Vec<usize> = (0..deal.len())
+                    .filter(|&c| deal[c] == Owner::Envelope)
+                    .collect();
+                let mut cards = cards.clone();
+                cards.sort_unstable();
+                cards.dedup();
+                envelope != cards
             }
         }
     }
