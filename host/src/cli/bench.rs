@@ -32,6 +32,9 @@ pub struct StrengthArgs {
     /// UniClue deals for the query distribution (default: 5 x --games)
     #[arg(long, value_name = "N")]
     uniclue_games: Option<u32>,
+    /// Games of speedclue against notebook, the acceptance row (default: --games)
+    #[arg(long, value_name = "N")]
+    speedclue_games: Option<u32>,
     /// Only these variants (repeatable; default: all)
     #[arg(long = "variant", value_name = "NAME")]
     variants: Vec<Variant>,
@@ -164,7 +167,7 @@ where
                 scope.spawn(move || {
                     (j..games)
                         .step_by(jobs as usize)
-                        .map(make)
+                        .map(|i| make(i).map(|result| (i, result)))
                         .collect::<anyhow::Result<Vec<_>>>()
                 })
             })
@@ -176,7 +179,9 @@ where
                 Err(_) => bail!("a bench worker panicked"),
             }
         }
-        Ok(all)
+        // In game order, whatever worker played each.
+        all.sort_by_key(|&(i, _)| i);
+        Ok(all.into_iter().map(|(_, result)| result).collect())
     })
 }
 
@@ -194,6 +199,7 @@ fn strength(args: &StrengthArgs) -> anyhow::Result<ExitCode> {
         args.games, args.seed
     );
     println!();
+    let mut rows: Vec<(Variant, u8, &str, Tally)> = Vec::new();
     println!(
         "{:<12} {:>7} {:<9} {:>6} {:>6} {:>7} {:>15} {:>6} {:>6} {:>4} {:>9} {:>9}",
         "variant",
@@ -218,7 +224,11 @@ fn strength(args: &StrengthArgs) -> anyhow::Result<ExitCode> {
             .validate()
             .with_context(|| format!("{variant} with {players} players"))?;
         for opponent in ["notebook", "clueless"] {
-            let results = play_many(args.games, args.jobs, |i| {
+            let games = match (variant, opponent) {
+                (Variant::Speedclue, "notebook") => args.speedclue_games.unwrap_or(args.games),
+                _ => args.games,
+            };
+            let results = play_many(games, args.jobs, |i| {
                 one_game(
                     &config,
                     args.seed + u64::from(i),
@@ -236,15 +246,97 @@ fn strength(args: &StrengthArgs) -> anyhow::Result<ExitCode> {
                 opponent
             };
             print_row(variant, players, against, &total, acting_seats(&config));
+            rows.push((variant, players, against, total));
             if variant == Variant::Uniclue {
                 break;
             }
         }
     }
-    if variants.contains(&Variant::Uniclue) {
-        uniclue_queries(args)?;
+    let queries = if variants.contains(&Variant::Uniclue) {
+        uniclue_queries(args)?
+    } else {
+        None
+    };
+    let met = acceptance(&rows, queries.as_ref());
+    Ok(if met {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// The variants where a wrong accusation eliminates the accuser (in
+/// `csci306` it costs a turn; in `generalized` every guess, right or wrong,
+/// ends the guesser's game and the guesses are ranked).
+const ELIMINATING: [Variant; 5] = [
+    Variant::Classic,
+    Variant::Framework,
+    Variant::Uniclue,
+    Variant::Cyberclue,
+    Variant::Speedclue,
+];
+
+/// The acceptance of issue 10, stated from the rows above: whether each
+/// holds. Returns whether all that were measured hold.
+fn acceptance(rows: &[(Variant, u8, &str, Tally)], queries: Option<&Queries>) -> bool {
+    let yes = |ok: bool| if ok { "yes" } else { "NO" };
+    let mut met = true;
+    println!();
+    println!("acceptance");
+    if let Some(q) = queries {
+        let ok = q.solved == q.deals && q.max < 43;
+        met &= ok;
+        println!(
+            "  uniclue: {} of {} random deals (3 to 6 players) solved, most queries {}; every one in fewer than 43 queries: {}; mean {:.2}, p95 {}",
+            q.solved,
+            q.deals,
+            q.max,
+            yes(ok),
+            q.mean,
+            q.p95
+        );
     }
-    Ok(ExitCode::SUCCESS)
+    for (_, players, _, t) in rows
+        .iter()
+        .filter(|(v, _, against, _)| *v == Variant::Speedclue && *against == "notebook")
+    {
+        let rate = f64::from(t.wins) / f64::from(t.games.max(1));
+        let (low, high) = wilson(t.wins, t.games);
+        let ok = *players == 4 && rate >= 0.45;
+        met &= ok;
+        println!(
+            "  speedclue, {players} players, sleuth against {} notebook: {} wins in {} games, {:.1}% (95% {:.1}%-{:.1}%); at least 45% at 4 players: {}",
+            players - 1,
+            t.wins,
+            t.games,
+            rate * 100.0,
+            low * 100.0,
+            high * 100.0,
+            yes(ok)
+        );
+    }
+    let eliminating: Vec<&Tally> = rows
+        .iter()
+        .filter(|(v, ..)| ELIMINATING.contains(v))
+        .map(|(.., t)| t)
+        .collect();
+    let games: u32 = eliminating.iter().map(|t| t.games).sum();
+    let wrong: u32 = eliminating.iter().map(|t| t.wrong).sum();
+    met &= wrong == 0;
+    println!(
+        "  wrong accusations where one eliminates (classic, framework, uniclue, cyberclue, speedclue): {wrong} in {games} games: {}",
+        yes(wrong == 0)
+    );
+    let all_games: u32 =
+        rows.iter().map(|(.., t)| t.games).sum::<u32>() + queries.map_or(0, |q| q.deals);
+    let disqualified: u32 = rows.iter().map(|(.., t)| t.disqualified).sum::<u32>()
+        + queries.map_or(0, |q| q.disqualified);
+    met &= disqualified == 0;
+    println!(
+        "  rules violations (disqualifications) over all {all_games} games across the variants: {disqualified}: {}",
+        yes(disqualified == 0)
+    );
+    met
 }
 
 fn print_row(variant: Variant, players: u8, against: &str, t: &Tally, seats: usize) {
@@ -273,11 +365,21 @@ fn print_row(variant: Variant, players: u8, against: &str, t: &Tally, seats: usi
     );
 }
 
+/// What the uniclue deals gave, over every table size.
+struct Queries {
+    deals: u32,
+    solved: u32,
+    disqualified: u32,
+    mean: f64,
+    p95: u32,
+    max: u32,
+}
+
 /// The queries sleuth needs in `uniclue`, over deals with 3 to 6 players.
-fn uniclue_queries(args: &StrengthArgs) -> anyhow::Result<()> {
+fn uniclue_queries(args: &StrengthArgs) -> anyhow::Result<Option<Queries>> {
     let games = args.uniclue_games.unwrap_or(args.games.saturating_mul(5));
     if games == 0 {
-        return Ok(());
+        return Ok(None);
     }
     println!();
     println!("uniclue: queries to a correct accusation over {games} random deals (3 to 6 players)");
@@ -304,6 +406,7 @@ fn uniclue_queries(args: &StrengthArgs) -> anyhow::Result<()> {
         })
         .collect();
     rows.push(("all".to_string(), results.iter().collect()));
+    let mut summary = None;
     for (label, games) in rows {
         let mut queries: Vec<u32> = games
             .iter()
@@ -329,6 +432,16 @@ fn uniclue_queries(args: &StrengthArgs) -> anyhow::Result<()> {
             at(0.95),
             queries.last().copied().unwrap_or(0)
         );
+        if label == "all" {
+            summary = Some(Queries {
+                deals: games.len() as u32,
+                solved: solved as u32,
+                disqualified: games.iter().map(|(t, _)| t.disqualified).sum(),
+                mean,
+                p95: at(0.95),
+                max: queries.last().copied().unwrap_or(0),
+            });
+        }
     }
-    Ok(())
+    Ok(summary)
 }
