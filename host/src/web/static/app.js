@@ -407,6 +407,8 @@ function renderPrompt(g) {
   p.dataset.request = pending.id;
   const fresh = play.shownPending !== pending.id;
   play.shownPending = pending.id;
+  // A dialog left open for an earlier request is out of date.
+  if (fresh) closeModal();
   if (r.request === 'move') {
     text.textContent = `You rolled ${r.turn.roll}. Click a highlighted square or room to move there.`;
   } else if (r.request === 'accuse') {
@@ -429,11 +431,14 @@ function renderPrompt(g) {
   }
 }
 
-async function answer(action, body) {
+// Answers request `id` (by default the one pending now): a dialog answers
+// the request it was opened for, so a late click is refused as stale.
+async function answer(action, body, id) {
   const pending = play.state && play.state.pending;
-  if (!pending) return false;
+  const request = id !== undefined ? id : pending && pending.id;
+  if (request === undefined || request === null) return false;
   try {
-    await api('POST', `/api/games/${play.id}/${action}`, { request: pending.id, ...body });
+    await api('POST', `/api/games/${play.id}/${action}`, { request, ...body });
     closeModal();
     return true;
   } catch (e) {
@@ -489,15 +494,15 @@ function suggestDialog(g, pending) {
     box.append(items);
     openModal('Interrogate', box, () => {
       const cards = [...items.querySelectorAll('input:checked')].map((x) => Number(x.value));
-      answer('suggest', { suggestion: { cards, target: Number(opp.value) } });
-    }, r.optional ? () => answer('suggest', { suggestion: null }) : null, 'Ask');
+      answer('suggest', { suggestion: { cards, target: Number(opp.value) } }, pending.id);
+    }, r.optional ? () => answer('suggest', { suggestion: null }, pending.id) : null, 'Ask');
     return;
   }
   for (const cat of cats) box.append(categorySelect(g, cat, cat === 'room' ? r.turn.room : null, unknown(cat)));
   openModal('Suggest', box, () => {
     const cards = cats.map((cat) => Number($(`pick-${cat}`).value));
-    answer('suggest', { suggestion: { cards } });
-  }, r.optional ? () => answer('suggest', { suggestion: null }) : null, 'Suggest');
+    answer('suggest', { suggestion: { cards } }, pending.id);
+  }, r.optional ? () => answer('suggest', { suggestion: null }, pending.id) : null, 'Suggest');
 }
 
 function accuseDialog(g, pending) {
@@ -513,7 +518,7 @@ function accuseDialog(g, pending) {
     box.append(el('p', {}, `Name the ${hidden} hidden items.`), items);
     openModal('Accuse', box, () => {
       const cards = [...items.querySelectorAll('input:checked')].map((x) => Number(x.value));
-      answer('accuse', { accusation: { cards } });
+      answer('accuse', { accusation: { cards } }, pending.id);
     }, pending.request.point === 'forced' ? null : closeModal, 'Accuse');
     return;
   }
@@ -521,7 +526,7 @@ function accuseDialog(g, pending) {
   box.append(el('p', { class: 'hint' }, 'A wrong accusation can cost you the game.'));
   openModal('Accuse', box, () => {
     const cards = cats.map((cat) => Number($(`pick-${cat}`).value));
-    answer('accuse', { accusation: { cards } });
+    answer('accuse', { accusation: { cards } }, pending.id);
   }, pending.request.point === 'forced' ? null : closeModal, 'Accuse');
 }
 
@@ -533,7 +538,7 @@ function respondDialog(g, pending) {
     el('input', { type: 'radio', name: 'show', value: c, checked: k === 0 ? 'checked' : null }), cardName(g, c))));
   openModal('Show a card', box, () => {
     const picked = box.querySelector('input[name=show]:checked');
-    answer('respond', { card: Number(picked ? picked.value : r.matching[0]) });
+    answer('respond', { card: Number(picked ? picked.value : r.matching[0]) }, pending.id);
   }, null, 'Show');
 }
 
