@@ -477,6 +477,11 @@ impl Game<'_, '_> {
                 turns: state.turns,
                 calls: state.calls,
                 suggestions: state.suggestions.len() as u32,
+                stderr: self
+                    .controllers
+                    .get(s)
+                    .and_then(|c| c.stderr())
+                    .filter(|text| !text.is_empty()),
             })
             .collect();
         GameRecord {

@@ -35,6 +35,11 @@ pub struct SeatRecord {
     pub calls: u32,
     /// Suggestions (or queries, interrogations) this seat made.
     pub suggestions: u32,
+    /// What the bot wrote to stderr during the game (see
+    /// [`crate::SeatController::stderr`]). Not compared by replays: a bot
+    /// may print anything there, timings included.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stderr: Option<String>,
 }
 
 /// A finished game: how it was set up, how it ended, and everything that happened.

@@ -35,6 +35,14 @@ pub trait SeatController {
     fn fuel_used(&self) -> Option<u64> {
         None
     }
+
+    /// What the bot wrote for people to read (a process's or a wasm guest's
+    /// stderr, up to the runtime's cap), asked once the game is over so the
+    /// record keeps it beside the bot's outcome. `None` where a runtime has
+    /// no such channel or the bot wrote nothing.
+    fn stderr(&self) -> Option<String> {
+        None
+    }
 }
 
 impl<T: SeatController + ?Sized> SeatController for Box<T> {
@@ -44,6 +52,10 @@ impl<T: SeatController + ?Sized> SeatController for Box<T> {
 
     fn fuel_used(&self) -> Option<u64> {
         (**self).fuel_used()
+    }
+
+    fn stderr(&self) -> Option<String> {
+        (**self).stderr()
     }
 }
 

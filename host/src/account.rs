@@ -136,9 +136,22 @@ pub fn account(record: &GameRecord, deck: &Deck, names: &[String]) -> String {
             seat.turns,
             seat.suggestions
         );
+        // A disqualified bot's own words are often the quickest way to why.
+        if let (Outcome::Disqualified(_), Some(stderr)) = (&seat.outcome, &seat.stderr) {
+            let lines: Vec<&str> = stderr.lines().collect();
+            let shown = &lines[lines.len().saturating_sub(STDERR_LINES)..];
+            let _ = writeln!(out, "    its stderr (last {} lines):", shown.len());
+            for line in shown {
+                let _ = writeln!(out, "    | {line}");
+            }
+        }
     }
     out
 }
+
+/// How much of a disqualified bot's stderr the account shows (the game log
+/// keeps all the runtime kept).
+const STDERR_LINES: usize = 10;
 
 fn position(deck: &Deck, p: Position) -> String {
     match p {

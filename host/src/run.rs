@@ -84,7 +84,15 @@ pub fn replay(log: &GameLog) -> Result<ReplayResult, RunError> {
             });
         }
     }
-    if log.summary.is_some() && log.summary != again.summary {
+    // What a bot printed to stderr is kept but not compared: it may differ
+    // between runs (timings) without the game differing.
+    let compared = |summary: &Option<crate::logfile::Summary>| {
+        summary.clone().map(|mut summary| {
+            summary.seats.iter_mut().for_each(|seat| seat.stderr = None);
+            summary
+        })
+    };
+    if log.summary.is_some() && compared(&log.summary) != compared(&again.summary) {
         return Ok(ReplayResult::Differs {
             index: length,
             logged: log

@@ -192,3 +192,70 @@ fn stderr_is_kept_up_to_the_cap() {
     assert!(text.starts_with("0123456789\n["), "{text}");
     assert!(text.contains("7 more bytes dropped"), "{text}");
 }
+
+#[test]
+fn a_disqualified_bots_stderr_is_in_the_record_and_the_account() {
+    let config = GameConfig::new(Variant::Speedclue, 3);
+    let record = game(&config, &[misbehave("complains")], &strict());
+    let seat = &record.seats[0];
+    assert_eq!(seat.outcome, Outcome::Disqualified(DqReason::Crash));
+    let stderr = seat.stderr.clone().unwrap_or_default();
+    assert!(
+        stderr.contains("misbehave: I give up on this request"),
+        "{stderr:?}"
+    );
+    // Built-in bots have no stderr to keep.
+    assert_eq!(record.seats[1].stderr, None);
+
+    // `clue play` shows it under the disqualified seat.
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_clue"))
+        .args(["play", "--variant", "speedclue", "--players", "3", "--bot"])
+        .arg(format!("jsonl:{}", misbehave("complains")))
+        .output()
+        .expect("clue runs");
+    let account = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{output:?}");
+    assert!(
+        account.contains("its stderr (last 1 lines):\n    | misbehave: I give up on this request"),
+        "{account}"
+    );
+}
+
+#[test]
+fn a_well_behaved_bots_stderr_is_kept_and_does_not_break_a_replay() {
+    let scratch = tempfile::tempdir().expect("a scratch directory");
+    let log = scratch.path().join("game.jsonl");
+    let bot = format!("jsonl:sh -c 'date +%N >&2; exec {}'", python_example());
+    let play = std::process::Command::new(env!("CARGO_BIN_EXE_clue"))
+        .args([
+            "play",
+            "--quiet",
+            "--variant",
+            "speedclue",
+            "--players",
+            "3",
+            "--bot",
+            &bot,
+            "--log",
+        ])
+        .arg(&log)
+        .output()
+        .expect("clue runs");
+    assert!(play.status.success(), "{play:?}");
+    let text = std::fs::read_to_string(&log).expect("the log is written");
+    assert!(
+        text.contains("\"stderr\""),
+        "the log keeps the bot's stderr"
+    );
+    // The stderr differs on the replay (a timestamp); the game does not.
+    let replay = std::process::Command::new(env!("CARGO_BIN_EXE_clue"))
+        .args(["replay"])
+        .arg(&log)
+        .output()
+        .expect("clue runs");
+    let said = String::from_utf8_lossy(&replay.stdout);
+    assert!(
+        replay.status.success() && said.contains("identical"),
+        "{replay:?}"
+    );
+}

@@ -11,6 +11,7 @@ case "$1" in
   hangs)   read -r h; echo "$HELLO"; read -r r; sleep 100 ;;
   flood)   read -r h; echo "$HELLO"; read -r r; while :; do echo '{"reply":"ok"}'; done ;;
   longline) read -r h; echo "$HELLO"; read -r r; while :; do printf 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'; done ;;
+  complains) read -r h; echo "$HELLO"; read -r r; echo "misbehave: I give up on this request" >&2; exit 5 ;;
   forks)   read -r h; echo "$HELLO"; sleep 100 & sh -c 'sleep 100 & sleep 100' & read -r r; exit 4 ;;
   *) echo "unknown mode $1" >&2; exit 2 ;;
 esac

@@ -97,4 +97,13 @@ impl SeatController for JsonlBot {
         }
         result
     }
+
+    fn stderr(&self) -> Option<String> {
+        let tap = self.process.stderr();
+        Some(match self.failed {
+            // Killed on its fault: let the pipe drain its last words.
+            Some(_) => tap.text_after_end(super::STDERR_SETTLE),
+            None => tap.text(),
+        })
+    }
 }

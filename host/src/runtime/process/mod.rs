@@ -31,6 +31,10 @@ use std::time::Duration;
 pub use child::{BotProcess, clip};
 pub use output::StderrTap;
 
+/// How long the record waits, after a bot was killed for a fault, for the
+/// rest of its stderr to arrive.
+pub(crate) const STDERR_SETTLE: std::time::Duration = std::time::Duration::from_millis(200);
+
 /// How a process bot is contained. The defaults suit a tournament; tests
 /// shorten the deadlines.
 #[derive(Clone, Debug)]

@@ -99,6 +99,8 @@ pub struct StderrTap {
 struct Kept {
     bytes: Vec<u8>,
     dropped: u64,
+    /// The pipe reached its end: every byte the bot wrote is in.
+    ended: bool,
 }
 
 impl StderrTap {
@@ -116,6 +118,24 @@ impl StderrTap {
         text
     }
 
+    /// [`StderrTap::text`], once the pipe has ended or `within` has passed.
+    /// For a bot that was just killed: its last words (often why it failed)
+    /// may still be in the pipe.
+    pub fn text_after_end(&self, within: std::time::Duration) -> String {
+        let deadline = std::time::Instant::now() + within;
+        while std::time::Instant::now() < deadline {
+            let ended = match self.inner.lock() {
+                Ok(kept) => kept.ended,
+                Err(poisoned) => poisoned.into_inner().ended,
+            };
+            if ended {
+                break;
+            }
+            thread::sleep(std::time::Duration::from_millis(2));
+        }
+        self.text()
+    }
+
     /// Starts the thread that drains `stderr` into this tap, keeping `cap` bytes.
     pub(crate) fn drain(&self, mut stderr: impl Read + Send + 'static, cap: usize) {
         let inner = Arc::clone(&self.inner);
@@ -123,12 +143,16 @@ impl StderrTap {
             .name("bot-stderr".into())
             .spawn(move || {
                 let mut buffer = [0u8; 4096];
+                let end = |inner: &Mutex<Kept>| match inner.lock() {
+                    Ok(mut kept) => kept.ended = true,
+                    Err(poisoned) => poisoned.into_inner().ended = true,
+                };
                 loop {
                     let n = match stderr.read(&mut buffer) {
-                        Ok(0) => return,
+                        Ok(0) => return end(&inner),
                         Ok(n) => n,
                         Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                        Err(_) => return,
+                        Err(_) => return end(&inner),
                     };
                     let mut kept = match inner.lock() {
                         Ok(kept) => kept,

@@ -384,6 +384,15 @@ impl SeatController for SpeedclueBot {
         }
         result
     }
+
+    fn stderr(&self) -> Option<String> {
+        let tap = self.process.stderr();
+        Some(match self.failed {
+            // Killed on its fault: let the pipe drain its last words.
+            Some(_) => tap.text_after_end(super::STDERR_SETTLE),
+            None => tap.text(),
+        })
+    }
 }
 
 fn codes(cards: &[Card]) -> String {
