@@ -31,7 +31,8 @@ pub enum LoadError {
     NotALibrary { path: PathBuf, detail: String },
     #[error(
         "native bot `{}` is a library but not a Clue Arena plugin: it exports no plugin root \
-         module (build it with `clue_plugin_api::export_native_player!`)", path.display()
+         module (build it with `clue_plugin_api::export_native_player!`; the bundled bots \
+         export it only with their `native` feature: `cargo build --release -p NAME --features native`)", path.display()
     )]
     NotAPlugin { path: PathBuf },
     #[error("bot `{}` was built against plugin-api {theirs}; this host speaks {ours}", path.display())]
