@@ -631,3 +631,274 @@ fn a_running_tournament_game_is_watched_while_it_is_played() {
     assert_eq!(list["games"].as_array().map(Vec::len), Some(2), "{list}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `$CARGO_TARGET_DIR` (or the workspace's `target`), where the other tests
+/// build the bundled bots as plugins and components too.
+fn target_dir() -> std::path::PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"))
+}
+
+/// Builds `args` with the cargo running the tests into `target/<dir>`,
+/// exactly as the native and wasm tests do (so it is built once).
+fn build(dir: &str, args: &[&str], keep_rustflags: bool) -> std::path::PathBuf {
+    let target = target_dir().join(dir);
+    let mut command = std::process::Command::new(env!("CARGO"));
+    command
+        .current_dir(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
+        .arg("build")
+        .args(args)
+        .env("CARGO_TARGET_DIR", &target);
+    if !keep_rustflags {
+        command.env_remove("RUSTFLAGS");
+    }
+    let output = command.output().expect("cargo runs");
+    assert!(
+        output.status.success(),
+        "cargo build {args:?} failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    target
+}
+
+#[test]
+fn the_person_plays_against_every_kind_of_bot() {
+    let native = build(
+        "native-tests",
+        &[
+            "--quiet",
+            "-p",
+            "notebook",
+            "-p",
+            "clueless",
+            "--features",
+            "native",
+        ],
+        false,
+    )
+    .join("debug");
+    let wasm = build(
+        "wasm-tests",
+        &[
+            "--quiet",
+            "--release",
+            "--target",
+            "wasm32-wasip2",
+            "-p",
+            "notebook",
+            "-p",
+            "clueless",
+        ],
+        true,
+    )
+    .join("wasm32-wasip2/release/notebook.wasm");
+    let lib = |name: &str| {
+        native
+            .join(format!(
+                "{}{name}{}",
+                std::env::consts::DLL_PREFIX,
+                std::env::consts::DLL_SUFFIX
+            ))
+            .display()
+            .to_string()
+    };
+    let python = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../plugins/python-example/bot.py")
+        .display()
+        .to_string();
+    let bots = [
+        format!("jsonl:python3 {python}"),
+        format!("native:{}", lib("notebook")),
+        format!("wasm:{}", wasm.display()),
+        format!("native-trusted:{}", lib("clueless")),
+        "builtin:clueless".to_string(),
+    ];
+    let server = Server::start(None);
+    for variant in ["csci306", "speedclue"] {
+        let id = server.start_game(
+            &json!({"variant": variant, "players": 6, "seed": 6, "max_rounds": 15, "bots": bots}),
+        );
+        let first = server.wait_pending(id);
+        let names: Vec<&str> = first["names"]
+            .as_array()
+            .expect("names")
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        for (seat, spec) in bots.iter().enumerate() {
+            assert!(names[seat + 1].contains(spec.as_str()), "{names:?}");
+        }
+        let end = drive(&server, id, |_| false);
+        assert!(end["error"].is_null(), "{variant}: {}", end["error"]);
+        let outcomes = &end["finished"]["outcomes"];
+        assert!(
+            outcomes.as_array().is_some_and(|o| o
+                .iter()
+                .all(|o| !o.as_str().unwrap_or("").contains("disqualified"))),
+            "{variant}: a bot was disqualified: {outcomes}; {:?}",
+            end["events"]
+        );
+    }
+    // A bot that cannot be loaded is refused when the game is started.
+    let (status, body) = server.post(
+        "/api/games",
+        &json!({"bots": ["native:/nowhere/libnothing.so"]}),
+    );
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("/nowhere/libnothing.so")),
+        "{body}"
+    );
+}
+
+#[test]
+fn every_action_with_bad_input_is_refused_and_the_game_waits() {
+    let server = Server::start(None);
+    // Out of turn: the person sits second and the bots think slowly.
+    let id = server.start_game(&json!({"seed": 2, "seat": 1, "delay_ms": 1500}));
+    for action in ["move", "suggest", "respond", "accuse"] {
+        let (status, body) = server.post(
+            &format!("/api/games/{id}/{action}"),
+            &json!({"request": 1, "accusation": null}),
+        );
+        assert!(status == 409 || status == 400, "{action}: {status} {body}");
+    }
+    let (status, body) = server.post(
+        &format!("/api/games/{id}/accuse"),
+        &json!({"request": 1, "accusation": null}),
+    );
+    assert_eq!(status, 409, "{body}");
+    assert_eq!(body["error"], "the game is not waiting for you right now");
+
+    let id = server.start_game(&json!({"seed": 5}));
+    let state = drive(&server, id, |s| kind(s) == "move");
+    let pending = state["pending"]["id"].as_u64().expect("id");
+    let url = |action: &str| format!("/api/games/{id}/{action}");
+    // Malformed JSON, missing and unknown fields, wrong types.
+    for text in [
+        "{nope",
+        "",
+        "[]",
+        "{\"request\": \"one\", \"to\": {\"room\": 1}}",
+    ] {
+        let (status, body) = web_support::http(&server.addr, "POST", &url("move"), Some(text));
+        assert_eq!(status, 400, "{text:?}: {body}");
+        assert!(
+            body["error"]
+                .as_str()
+                .is_some_and(|e| e.starts_with("bad request body")),
+            "{body}"
+        );
+    }
+    let (status, body) = server.post(&url("move"), &json!({"request": pending}));
+    assert_eq!(status, 400, "{body}");
+    let (status, body) = server.post(
+        &url("move"),
+        &json!({"request": pending, "to": {"room": 1}, "seat": 3}),
+    );
+    assert_eq!(status, 400, "{body}");
+    // Accusing, suggesting or showing a card when the game asks for a move.
+    let (status, body) = server.post(
+        &url("accuse"),
+        &json!({"request": pending, "accusation": {"cards": [0, 6, 12]}}),
+    );
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("waiting for you to move")),
+        "{body}"
+    );
+    let (status, body) = server.post(
+        &url("suggest"),
+        &json!({"request": pending, "suggestion": {"cards": [0, 6, 12]}}),
+    );
+    assert_eq!(status, 422, "{body}");
+    // A room that is not a target, an unknown card as a room.
+    for to in [
+        json!({"room": 9999}),
+        json!({"cell": {"row": 999, "col": 999}}),
+    ] {
+        let (status, body) = server.post(&url("move"), &json!({"request": pending, "to": to}));
+        assert_eq!(status, 422, "{to}: {body}");
+        assert!(
+            body["error"]
+                .as_str()
+                .is_some_and(|e| e.contains("not one of the")),
+            "{body}"
+        );
+    }
+    let again = server.get(&format!("/api/games/{id}")).1;
+    assert_eq!(
+        again["pending"]["id"].as_u64(),
+        Some(pending),
+        "the game moved on"
+    );
+    assert!(again["error"].is_null());
+
+    // Accusations: unknown cards, two of a kind, too few; then a legal pass.
+    let id = server.start_game(&json!({"seed": 4}));
+    let state = server.wait_pending(id);
+    assert_eq!(kind(&state), "accuse");
+    let pending = state["pending"]["id"].as_u64().expect("id");
+    for cards in [json!([0, 6, 999]), json!([0, 1, 12]), json!([0]), json!([])] {
+        let (status, body) = server.post(
+            &format!("/api/games/{id}/accuse"),
+            &json!({"request": pending, "accusation": {"cards": cards}}),
+        );
+        assert_eq!(status, 422, "{cards}: {body}");
+        assert!(
+            body["error"]
+                .as_str()
+                .is_some_and(|e| e.starts_with("that accusation")),
+            "{body}"
+        );
+    }
+    let (status, body) = server.post(
+        &format!("/api/games/{id}/accuse"),
+        &json!({"request": pending, "accusation": null}),
+    );
+    assert_eq!(status, 200, "{body}");
+
+    // generalized: interrogating yourself, or nobody.
+    let id = server.start_game(&json!({"variant": "generalized", "seed": 3}));
+    let state = drive(&server, id, |s| kind(s) == "suggest");
+    let pending = state["pending"]["id"].as_u64().expect("id");
+    for target in [json!(0), json!(99)] {
+        let (status, body) = server.post(
+            &format!("/api/games/{id}/suggest"),
+            &json!({"request": pending, "suggestion": {"cards": [1], "target": target}}),
+        );
+        assert_eq!(status, 422, "{target}: {body}");
+    }
+    let end = drive(&server, id, |_| false);
+    assert!(!end["finished"].is_null());
+    assert!(end["error"].is_null());
+}
+
+#[test]
+fn replays_without_a_store_or_of_unknown_games_are_refused() {
+    let server = Server::start(None);
+    let (status, list) = server.get("/api/replays");
+    assert_eq!(status, 200, "{list}");
+    assert!(list["db"].is_null());
+    let (status, body) = server.get("/api/replays/0");
+    assert_eq!(status, 404, "{body}");
+    assert!(
+        body["error"].as_str().is_some_and(|e| e.contains("--db")),
+        "{body}"
+    );
+    let missing = std::env::temp_dir().join(format!("clue-web-none-{}.sqlite", std::process::id()));
+    let server = Server::start(Some(&missing));
+    let (status, list) = server.get("/api/replays");
+    assert_eq!(status, 200, "{list}");
+    assert_eq!(list["missing"], true);
+    for path in ["/api/replays/3", "/api/replays/minus-one"] {
+        let (status, body) = server.get(path);
+        assert_eq!(status, 404, "{path}: {body}");
+    }
+    assert!(!missing.exists(), "looking created the store");
+}
