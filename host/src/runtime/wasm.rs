@@ -10,8 +10,10 @@
 //!   An epoch watchdog is the wall-clock backstop; memory, tables and
 //!   instances are capped by a `StoreLimits`.
 //! - A trap becomes a [`Fault`]: `out-of-fuel`, `out-of-memory` (a refused
-//!   growth), `timeout` (the epoch deadline) or `crash` (anything else, with
-//!   the wasm backtrace and the tail of the bot's stderr).
+//!   growth), `protocol-error` (more output in one call than
+//!   [`WasmLimits::output_per_call`]), `timeout` (the epoch deadline) or
+//!   `crash` (anything else, with the wasm backtrace and the tail of the
+//!   bot's stderr).
 
 pub mod cache;
 mod convert;
@@ -65,6 +67,9 @@ pub struct WasmLimits {
     pub instances: usize,
     /// Bytes of stdout and of stderr kept; the rest is dropped.
     pub output_bytes: usize,
+    /// Bytes the bot may write to stdout, and to stderr, in one call; more
+    /// is a `protocol-error` (a flood), at once.
+    pub output_per_call: u64,
 }
 
 impl WasmLimits {
@@ -79,6 +84,7 @@ impl WasmLimits {
             table_elements: 20_000,
             instances: 32,
             output_bytes: 64 << 10,
+            output_per_call: 2 << 20,
         }
     }
 }
@@ -295,6 +301,8 @@ fn arm(store: &mut Store<HostState>, limits: &WasmLimits) {
     store.set_epoch_deadline(u64::try_from(ticks).unwrap_or(u64::MAX));
     store.epoch_deadline_trap();
     store.data_mut().limits.refused = None;
+    store.data().stdout.new_call();
+    store.data().stderr.new_call();
 }
 
 /// The fault a failed call stands for.
@@ -327,6 +335,17 @@ fn classify(
             ),
         };
         return Fault::new(DqReason::OutOfMemory, format!("{detail}{stderr}"));
+    }
+    for (stream, captured) in [("stdout", &state.stdout), ("stderr", &state.stderr)] {
+        if let Some(bytes) = captured.flooded() {
+            return Fault::new(
+                DqReason::ProtocolError,
+                format!(
+                    "flooded its {stream} ({bytes} bytes in one {what}, over the cap of {})",
+                    limits.output_per_call
+                ),
+            );
+        }
     }
     match error.downcast_ref::<Trap>() {
         Some(Trap::OutOfFuel) => Fault::new(

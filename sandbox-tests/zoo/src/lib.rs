@@ -20,6 +20,7 @@ pub enum Behaviour {
     LoopSuggest,
     LoopRespond,
     LoopAccuse,
+    LoopMove,
     Sleep,
     SlowLegal,
     Allocate,
@@ -36,6 +37,7 @@ pub enum Behaviour {
     ReadFile,
     ReadEnv,
     Network,
+    IllegalMove,
     IllegalSuggestion,
     LieWhenDisproving,
     ShowCardNotHeld,
@@ -46,14 +48,19 @@ pub enum Behaviour {
 }
 
 /// The per-call limit the tests give every runtime, in milliseconds.
-pub const LIMIT_MS: u64 = 500;
+pub const LIMIT_MS: u64 = 1000;
+
+/// How many of its suggestions the `slow-legal` bot takes its time over
+/// (0.6 x the limit each); the rest come at once, to keep the suite short.
+pub const SLOW_CALLS: usize = 3;
 
 impl Behaviour {
-    pub const ALL: [Behaviour; 27] = [
+    pub const ALL: [Behaviour; 29] = [
         Behaviour::LoopBeginGame,
         Behaviour::LoopSuggest,
         Behaviour::LoopRespond,
         Behaviour::LoopAccuse,
+        Behaviour::LoopMove,
         Behaviour::Sleep,
         Behaviour::SlowLegal,
         Behaviour::Allocate,
@@ -70,6 +77,7 @@ impl Behaviour {
         Behaviour::ReadFile,
         Behaviour::ReadEnv,
         Behaviour::Network,
+        Behaviour::IllegalMove,
         Behaviour::IllegalSuggestion,
         Behaviour::LieWhenDisproving,
         Behaviour::ShowCardNotHeld,
@@ -87,6 +95,7 @@ impl Behaviour {
             Behaviour::LoopSuggest => "loop-suggest",
             Behaviour::LoopRespond => "loop-respond",
             Behaviour::LoopAccuse => "loop-accuse",
+            Behaviour::LoopMove => "loop-move",
             Behaviour::Sleep => "sleep",
             Behaviour::SlowLegal => "slow-legal",
             Behaviour::Allocate => "allocate",
@@ -103,6 +112,7 @@ impl Behaviour {
             Behaviour::ReadFile => "read-file",
             Behaviour::ReadEnv => "read-env",
             Behaviour::Network => "network",
+            Behaviour::IllegalMove => "illegal-move",
             Behaviour::IllegalSuggestion => "illegal-suggestion",
             Behaviour::LieWhenDisproving => "lie-when-disproving",
             Behaviour::ShowCardNotHeld => "show-card-not-held",
@@ -194,8 +204,13 @@ fn flood(chunk: &[u8]) {
     let _ = out.flush();
 }
 
+/// Says what got out, on stderr and as a panic payload, then unwinds
+/// without the panic hook: a trusted plugin's first backtrace would
+/// otherwise parse the whole host's debug info.
 fn escaped(what: &str) -> ! {
-    panic!("sandbox escaped: {what}")
+    let message = format!("sandbox escaped: {what}");
+    eprintln!("{message}");
+    std::panic::resume_unwind(Box::new(message))
 }
 
 /// The fork bomb's children: each starts two more, down to a depth of 4 (at
@@ -230,11 +245,16 @@ impl Hostile {
     fn misbehave_at_suggest(&mut self) -> Option<Suggestion> {
         match self.behaviour {
             Behaviour::LoopSuggest => spin(),
-            Behaviour::Sleep => std::thread::sleep(Duration::from_millis(LIMIT_MS * 4)),
+            Behaviour::Sleep => std::thread::sleep(Duration::from_millis(LIMIT_MS * 2)),
             Behaviour::Allocate => {
                 let mut kept: Vec<Vec<u8>> = Vec::new();
+                // Zeroed blocks are fresh pages: touching one byte of each
+                // keeps this fast, so the limit that stops it is the memory
+                // cap, never the clock.
                 for _ in 0..2048 {
-                    kept.push(vec![1u8; 1 << 20]);
+                    let mut block = vec![0u8; 1 << 20];
+                    block[0] = 1;
+                    kept.push(std::hint::black_box(block));
                 }
                 std::hint::black_box(&kept);
             }
@@ -284,10 +304,24 @@ impl Hostile {
                 }
             }
             Behaviour::ReadEnv => {
+                // Anything but what a process bot is given on purpose (the
+                // host's `ProcessLimits::pass_env`, the tests' marker).
+                const GIVEN: [&str; 9] = [
+                    "PATH",
+                    "HOME",
+                    "LANG",
+                    "LC_ALL",
+                    "LC_CTYPE",
+                    "TERM",
+                    "TMPDIR",
+                    "USER",
+                    "CLUE_ZOO_CELL",
+                ];
                 if let Some((key, _)) = std::env::vars_os()
-                    .find(|(k, _)| k.to_str().is_some_and(|k| k.starts_with("CARGO")))
+                    .find(|(k, _)| k.to_str().is_some_and(|k| !GIVEN.contains(&k)))
                 {
-                    escaped(&format!("read the host's {}", key.to_string_lossy()));
+                    std::hint::black_box(key);
+                    escaped("read a variable it was not given");
                 }
             }
             Behaviour::Network => {
@@ -358,12 +392,20 @@ impl Player for Hostile {
     }
 
     fn move_to(&mut self, request: &MoveRequest) -> Position {
-        request.targets[0]
+        match self.behaviour {
+            Behaviour::LoopMove => spin(),
+            // A cell far off any board, so never one of the targets.
+            Behaviour::IllegalMove => Position::Cell {
+                row: u16::MAX,
+                col: u16::MAX,
+            },
+            _ => request.targets[0],
+        }
     }
 
     fn suggest(&mut self, _: &SuggestRequest) -> Option<Suggestion> {
-        if self.behaviour == Behaviour::SlowLegal {
-            std::thread::sleep(Duration::from_millis(LIMIT_MS * 2 / 5));
+        if self.behaviour == Behaviour::SlowLegal && self.made < SLOW_CALLS {
+            std::thread::sleep(Duration::from_millis(LIMIT_MS * 3 / 5));
         }
         self.misbehave_at_suggest()
     }

@@ -6,7 +6,8 @@
 //! Whatever the plugin does to its process (segfault, abort, stack overflow,
 //! `exit()`) ends only the worker; the seat gets a `crash` whose detail quotes
 //! the worker's last words on stderr (the panic message, or Rust's "has
-//! overflowed its stack").
+//! overflowed its stack"), or `out-of-memory` when those words are Rust's
+//! "memory allocation of N bytes failed" (the worker's address space is capped).
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -133,6 +134,11 @@ impl IsolatedNative {
         }
         if let Some(words) = last_words(&text) {
             fault.detail = format!("{}: {words}", fault.detail);
+        }
+        // Rust aborts when an allocation fails, which under the worker's
+        // `RLIMIT_AS` means the bot ran out of memory.
+        if text.contains("memory allocation of ") && text.contains(" failed") {
+            fault.reason = DqReason::OutOfMemory;
         }
         fault
     }

@@ -2,9 +2,9 @@
 //! process.
 //!
 //! A panic in the bot comes back as an error value (the plugin side runs every
-//! call under `catch_unwind`) and costs the seat a `crash`. The per-call time
-//! limit is checked when the call returns: a call that took too long is a
-//! `timeout`, its reply thrown away. A trusted plugin that never returns cannot
+//! call under `catch_unwind`) and costs the seat a `crash`, however long it
+//! took. The per-call time limit is checked when the call returns: a reply
+//! that came too late is a `timeout`, thrown away. A trusted plugin that never returns cannot
 //! be pre-empted (nor can one that segfaults or exits be survived): that is
 //! what the default, isolated mode is for.
 
@@ -64,6 +64,13 @@ impl TrustedNative {
         let started = Instant::now();
         let result = self.player.call(RStr::from(encoded.as_str()));
         let took = started.elapsed();
+        // A panic is a `crash` however long it took to unwind (a first
+        // backtrace can take longer than a short limit): the label says what
+        // the bot did, not how loaded the host was.
+        let reply = match result {
+            RResult::ROk(reply) => reply,
+            RResult::RErr(error) => return Err(fault_of(request, error)),
+        };
         if took > self.limit {
             return Err(Fault::new(
                 DqReason::Timeout,
@@ -75,15 +82,12 @@ impl TrustedNative {
                 ),
             ));
         }
-        match result {
-            RResult::ROk(reply) => wire::decode_reply(&reply).map_err(|e| {
-                Fault::new(
-                    DqReason::ProtocolError,
-                    format!("answered `{}` with `{reply}` ({e})", request.kind()),
-                )
-            }),
-            RResult::RErr(error) => Err(fault_of(request, error)),
-        }
+        wire::decode_reply(&reply).map_err(|e| {
+            Fault::new(
+                DqReason::ProtocolError,
+                format!("answered `{}` with `{reply}` ({e})", request.kind()),
+            )
+        })
     }
 }
 

@@ -12,7 +12,9 @@ use wasmtime::component::Resource;
 use wasmtime::{ResourceLimiter, StoreLimits, StoreLimitsBuilder};
 use wasmtime_wasi::cli::{IsTerminal, StdoutStream};
 use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
-use wasmtime_wasi::p2::{DynPollable, OutputStream, Pollable, StreamResult, subscribe};
+use wasmtime_wasi::p2::{
+    DynPollable, OutputStream, Pollable, StreamError, StreamResult, subscribe,
+};
 use wasmtime_wasi::{
     HostMonotonicClock, HostWallClock, ResourceTable, WasiCtx, WasiCtxBuilder, WasiCtxView,
     WasiView,
@@ -42,8 +44,8 @@ impl HostState {
     /// A fresh sandbox; `seed` (the bot's seed for this game) seeds every
     /// random source the guest can read.
     pub fn new(limits: &WasmLimits, seed: u64) -> HostState {
-        let stdout = Captured::new(limits.output_bytes);
-        let stderr = Captured::new(limits.output_bytes);
+        let stdout = Captured::new(limits.output_bytes, limits.output_per_call);
+        let stderr = Captured::new(limits.output_bytes, limits.output_per_call);
         let wasi = WasiCtxBuilder::new()
             .stdout(stdout.clone())
             .stderr(stderr.clone())
@@ -147,26 +149,48 @@ impl ResourceLimiter for Limits {
 }
 
 /// stdout or stderr of a guest: the first `cap` bytes are kept, the rest is
-/// counted and dropped. Writes never fail, so a chatty bot is not punished
-/// for it (Rust's `println!` panics when a write fails).
+/// counted and dropped. Writes do not fail, so a chatty bot is not punished
+/// for it (Rust's `println!` panics when a write fails), up to `per_call`
+/// bytes in one call: past that the write traps, and the seat is faulted at
+/// once rather than when the flood has worn out the wall clock (each write is
+/// host work that burns no fuel).
 #[derive(Clone)]
 pub struct Captured {
     inner: Arc<Mutex<CapturedInner>>,
     cap: usize,
+    per_call: u64,
 }
 
 #[derive(Default)]
 struct CapturedInner {
     kept: Vec<u8>,
     dropped: u64,
+    /// Bytes written since the last [`Captured::new_call`].
+    this_call: u64,
+    /// Whether this call went over `per_call`.
+    flooded: bool,
 }
 
 impl Captured {
-    fn new(cap: usize) -> Captured {
+    fn new(cap: usize, per_call: u64) -> Captured {
         Captured {
             inner: Arc::default(),
             cap,
+            per_call,
         }
+    }
+
+    /// Starts counting a new call's output.
+    pub fn new_call(&self) {
+        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        inner.this_call = 0;
+        inner.flooded = false;
+    }
+
+    /// The bytes written in this call, if they went over the per-call cap.
+    pub fn flooded(&self) -> Option<u64> {
+        let inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        inner.flooded.then_some(inner.this_call)
     }
 
     /// What was kept, lossily as text, with a note of what was dropped.
@@ -217,6 +241,11 @@ impl Pollable for Captured {
 impl OutputStream for Captured {
     fn write(&mut self, bytes: bytes::Bytes) -> StreamResult<()> {
         let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        inner.this_call = inner.this_call.saturating_add(bytes.len() as u64);
+        if inner.this_call > self.per_call {
+            inner.flooded = true;
+            return Err(StreamError::trap("output over the per-call cap"));
+        }
         let room = self.cap.saturating_sub(inner.kept.len());
         let keep = bytes.len().min(room);
         inner.kept.extend_from_slice(&bytes[..keep]);

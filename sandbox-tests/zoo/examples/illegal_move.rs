@@ -1,0 +1,2 @@
+//! The `illegal-move` bot as a native plugin or a wasm component.
+zoo::export!(zoo::Behaviour::IllegalMove);
