@@ -1,0 +1,261 @@
+//! `builtin:human` at the terminal: `clue play` with the person's answers
+//! piped into standard input, answered prompt by prompt as a person would,
+//! to the end of a game in several variants; garbage answers make the
+//! prompt repeat with a message, and a closed terminal costs only the seat.
+
+use std::io::{Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::Duration;
+
+/// `clue play` with a person in seat 0, its output read as it comes.
+struct Game {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    output: Receiver<Vec<u8>>,
+    /// Everything printed so far.
+    text: String,
+    /// How much of `text` has been answered.
+    answered: usize,
+}
+
+impl Game {
+    fn start(args: &[&str]) -> Game {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_clue"))
+            .arg("play")
+            .args(args)
+            .args(["--bot", "builtin:human"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("clue play starts");
+        let mut stdout = child.stdout.take().expect("piped stdout");
+        let (tx, output) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = stdout.read(&mut buf) {
+                if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Game {
+            child,
+            stdin,
+            output,
+            text: String::new(),
+            answered: 0,
+        }
+    }
+
+    /// The next prompt (the unanswered text up to it), or `None` once the
+    /// program has closed its output.
+    fn prompt(&mut self) -> Option<String> {
+        loop {
+            let pending = &self.text[self.answered..];
+            if is_prompt(pending) {
+                return Some(pending.to_string());
+            }
+            match self.output.recv_timeout(Duration::from_secs(60)) {
+                Ok(chunk) => self.text.push_str(&String::from_utf8_lossy(&chunk)),
+                Err(mpsc::RecvTimeoutError::Disconnected) => return None,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    panic!("no prompt in 60 s; the output so far:\n{}", self.text)
+                }
+            }
+        }
+    }
+
+    fn answer(&mut self, line: &str) {
+        self.answered = self.text.len();
+        let stdin = self.stdin.as_mut().expect("stdin still open");
+        writeln!(stdin, "{line}").expect("the game reads its input");
+    }
+
+    /// Closes the terminal, waits for the end, and returns the whole
+    /// output, the errors, and whether it exited successfully.
+    fn finish(mut self) -> (String, String, bool) {
+        drop(self.stdin.take());
+        while let Ok(chunk) = self.output.recv_timeout(Duration::from_secs(60)) {
+            self.text.push_str(&String::from_utf8_lossy(&chunk));
+        }
+        let mut errors = String::new();
+        if let Some(mut stderr) = self.child.stderr.take() {
+            let _ = stderr.read_to_string(&mut errors);
+        }
+        let status = self.child.wait().expect("clue play ends");
+        (self.text, errors, status.success())
+    }
+}
+
+/// Whether the program is waiting for an answer: its output ends with one
+/// of the console human's prompts.
+fn is_prompt(text: &str) -> bool {
+    let last = text.rsplit('\n').next().unwrap_or("");
+    last.ends_with("[y/N] ")
+        || last.ends_with("[Y/n] ")
+        || last.ends_with("(numbers separated by spaces): ")
+        || (last.ends_with("]: ") && last.contains("[1-"))
+}
+
+/// How many options the last `[1-N]:` prompt offers.
+fn options(prompt: &str) -> usize {
+    prompt
+        .rsplit("[1-")
+        .next()
+        .and_then(|rest| rest.split(']').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1)
+}
+
+/// What happened while playing, beyond the output.
+#[derive(Default)]
+struct Played {
+    prompts: usize,
+    accused: bool,
+    garbage: bool,
+}
+
+/// Answers every prompt until the game ends: no accusation but one guess
+/// after the first turn (`accuse_once`), the first option of each choice, the right number of
+/// items. The first choice is answered with garbage first.
+fn play_through(game: &mut Game, accuse_once: bool, hidden: usize) -> Played {
+    let mut played = Played::default();
+    while let Some(prompt) = game.prompt() {
+        played.prompts += 1;
+        assert!(played.prompts < 5000, "the game does not end");
+        let last = prompt.rsplit('\n').next().unwrap_or("").to_string();
+        if last.ends_with("[y/N] ") {
+            let yes = accuse_once && !played.accused && played.prompts > 4;
+            played.accused |= yes;
+            game.answer(if yes { "y" } else { "n" });
+        } else if last.ends_with("[Y/n] ") {
+            game.answer("");
+        } else if last.contains("[1-") {
+            if !played.garbage {
+                played.garbage = true;
+                let n = options(&last);
+                game.answer("banana");
+                let again = game.prompt().expect("the prompt comes back");
+                assert!(
+                    again.contains(&format!("type a number from 1 to {n}")),
+                    "{again:?}"
+                );
+                assert!(again.ends_with(&last), "{again:?} does not repeat {last:?}");
+                game.answer(&format!("{}", n + 1));
+                let again = game.prompt().expect("the prompt comes back");
+                assert!(again.ends_with(&last), "{again:?}");
+            }
+            game.answer("1");
+        } else if last.contains("hidden items") {
+            // "the K hidden items (numbers separated by spaces): "
+            let k: usize = last
+                .split_whitespace()
+                .nth(1)
+                .and_then(|k| k.parse().ok())
+                .unwrap_or(0);
+            assert_eq!(k, hidden, "{last:?}");
+            let picks: Vec<String> = (1..=hidden).map(|i| i.to_string()).collect();
+            game.answer("0 0");
+            let again = game.prompt().expect("the prompt comes back");
+            assert!(again.contains("type numbers from 1 to"), "{again:?}");
+            game.answer(&picks.join(" "));
+        } else {
+            game.answer("1");
+        }
+    }
+    played
+}
+
+#[test]
+fn a_person_at_the_terminal_plays_classic_to_the_end() {
+    let mut game = Game::start(&[
+        "--variant",
+        "classic",
+        "--players",
+        "3",
+        "--seed",
+        "4",
+        "--max-rounds",
+        "12",
+    ]);
+    let played = play_through(&mut game, false, 0);
+    let (out, errors, ok) = game.finish();
+    assert!(ok, "{out}\n{errors}");
+    assert!(played.garbage, "{out}");
+    assert!(
+        out.contains("classic game, 3 players; you are seat 0"),
+        "{out}"
+    );
+    assert!(out.contains("move to [1-"), "{out}");
+    assert!(out.contains("* round 1: you rolls"), "{out}");
+    assert!(out.contains("game over"), "{out}");
+    assert!(!out.contains("the terminal closed"), "{out}");
+    assert!(!errors.contains("panicked"), "{errors}");
+}
+
+#[test]
+fn a_person_at_the_terminal_plays_csci306_and_accuses() {
+    let mut game = Game::start(&["--variant", "csci306", "--seed", "7", "--max-rounds", "10"]);
+    let played = play_through(&mut game, true, 0);
+    let (out, errors, ok) = game.finish();
+    assert!(ok, "{out}\n{errors}");
+    assert!(played.accused, "{out}");
+    // A guess of the first person, weapon and room; csci306 goes on after a wrong one.
+    assert!(
+        out.contains("* you accuses") && (out.contains(": wrong") || out.contains(": correct!")),
+        "{out}"
+    );
+    assert!(out.contains("game over"), "{out}");
+    assert!(!out.contains("the terminal closed"), "{out}");
+    assert!(!errors.contains("panicked"), "{errors}");
+}
+
+#[test]
+fn a_person_at_the_terminal_plays_generalized_with_several_items() {
+    let mut game = Game::start(&[
+        "--variant",
+        "generalized",
+        "--players",
+        "3",
+        "--seed",
+        "2",
+        "--max-rounds",
+        "6",
+    ]);
+    // A wrong accusation ends a generalized seat's game; the bots play on.
+    let played = play_through(&mut game, true, 2);
+    let (out, errors, ok) = game.finish();
+    assert!(ok, "{out}\n{errors}");
+    assert!(played.accused, "{out}");
+    assert!(out.contains("interrogate [1-2]"), "{out}");
+    assert!(out.contains("seat 0 (builtin:human) accuses 1, 2"), "{out}");
+    assert!(out.contains("game over"), "{out}");
+    assert!(!errors.contains("panicked"), "{errors}");
+}
+
+#[test]
+fn a_closed_terminal_costs_only_the_persons_seat() {
+    let mut game = Game::start(&[
+        "--variant",
+        "speedclue",
+        "--players",
+        "3",
+        "--seed",
+        "1",
+        "--max-rounds",
+        "8",
+    ]);
+    let first = game.prompt().expect("a first prompt");
+    assert!(first.contains("speedclue game, 3 players"), "{first}");
+    let (out, errors, ok) = game.finish();
+    assert!(ok, "{out}\n{errors}");
+    assert!(
+        out.contains("seat 0 (builtin:human) is disqualified: crash (the terminal closed)"),
+        "{out}"
+    );
+    assert!(out.contains("game over"), "{out}");
+    assert!(!errors.contains("panicked"), "{errors}");
+}
