@@ -14,16 +14,18 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use clue_plugin_api::Event;
+use clue_plugin_api::{DqReason, Event};
 use zoo_support::*;
 
 /// Every behaviour of the zoo, with what the table says it does.
-const BEHAVIOURS: [(&str, &str); 29] = [
+const BEHAVIOURS: [(&str, &str); 31] = [
+    ("loop-name", "endless loop in `name` (asked at start-up)"),
     ("loop-begin-game", "endless loop in `begin_game`"),
     ("loop-suggest", "endless loop in `suggest`"),
     ("loop-respond", "endless loop in `respond`"),
     ("loop-accuse", "endless loop in `accuse`"),
     ("loop-move", "endless loop in `move_to` (Classic board)"),
+    ("loop-watch", "endless loop in `watch`"),
     ("sleep", "sleeps 2x the limit"),
     (
         "slow-legal",
@@ -100,6 +102,8 @@ fn note(behaviour: &str, runtime: Runtime) -> Option<&'static str> {
         ("read-file" | "read-env" | "network", NativeTrusted) => "trusted code is the host",
         ("fork-bomb", Jsonl) => "its process group is killed with it",
         ("long-name", NativeTrusted | Wasm) => "a name is not a line: no cap",
+        ("loop-name", Wasm) => "the name is asked at load, under the default fuel",
+        ("loop-name", Native | Jsonl) => "the hello's start-up limit, 5 s",
         ("long-name", Native | Jsonl) => "the hello is a line over the 64 KiB cap",
         _ => return None,
     })
@@ -119,13 +123,24 @@ struct Observed {
 fn observe(behaviour: &str, runtime: Runtime, seed: u64, marker: &str) -> Observed {
     let mut problems = Vec::new();
     let config = config_for(behaviour);
+    let connecting = Instant::now();
     let seated = match connect(behaviour, runtime, marker) {
         Ok(seated) => seated,
         Err(e) => {
-            let text = format!(
-                "refused at load: {}",
-                e.chars().take(80).collect::<String>()
-            );
+            // The error names files: keep only its label, if it has one.
+            let took = connecting.elapsed();
+            let mut text = match DqReason::ALL.into_iter().find(|r| e.contains(r.label())) {
+                Some(reason) => {
+                    format!("refused at load: `{reason}` [{:.2} s]", took.as_secs_f64())
+                }
+                None => format!("refused at load [{:.2} s]", took.as_secs_f64()),
+            };
+            // A load runs under the runtime's default limits, not the
+            // seat's (wasm: 5 s of fuel, whatever that takes here).
+            if took > 2 * STARTUP + GRACE {
+                text.push_str(&format!("; **refused after {:.2} s**", took.as_secs_f64()));
+                problems.push(format!("refused after {:.2} s", took.as_secs_f64()));
+            }
             return Observed {
                 text,
                 problems,
@@ -137,13 +152,19 @@ fn observe(behaviour: &str, runtime: Runtime, seed: u64, marker: &str) -> Observ
     let played = play(&config, seated.bot, seed);
     let record = &played.record;
     let label = outcome_label(record);
-    if label.is_some() && played.detection > LIMIT + GRACE {
+    // `name` is asked in the hello, under the start-up limit.
+    let limit = if behaviour == "loop-name" {
+        STARTUP
+    } else {
+        LIMIT
+    };
+    if label.is_some() && played.detection > limit + GRACE {
         problems.push(format!(
             "detected after {:.2} s",
             played.detection.as_secs_f64()
         ));
     }
-    if label.is_none() && played.longest > LIMIT + GRACE {
+    if label.is_none() && played.longest > limit + GRACE {
         problems.push(format!(
             "a call took {:.2} s and went unpunished",
             played.longest.as_secs_f64()
@@ -238,6 +259,7 @@ fn pass(number: u8) -> Vec<((usize, usize), Observed)> {
 
 fn render(rows: &[(String, Vec<String>)]) -> String {
     let mut page = String::from(include_str!("zoo_support/header.md"));
+    page.push('\n');
     page.push_str("| behaviour |");
     for runtime in Runtime::ALL {
         page.push_str(&format!(" {} |", runtime.name()));

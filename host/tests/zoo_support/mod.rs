@@ -20,6 +20,9 @@ use clue_plugin_api::{Reply, Request, Variant};
 
 /// The per-call limit of every runtime in these tests (the zoo's `LIMIT_MS`).
 pub const LIMIT: Duration = Duration::from_millis(zoo_limit_ms());
+/// The start-up limit of process bots and native workers: their hello,
+/// which carries the bot's name.
+pub const STARTUP: Duration = Duration::from_secs(5);
 /// What a detection may take beyond the limit on a loaded machine.
 pub const GRACE: Duration = Duration::from_secs(2);
 /// Address space of a process bot (`zoo-process`).
@@ -163,7 +166,7 @@ pub fn config_for(behaviour: &str) -> GameConfig {
 
 fn process_limits(marker: &str) -> ProcessLimits {
     ProcessLimits {
-        startup: Duration::from_secs(20),
+        startup: STARTUP,
         message: LIMIT,
         address_space: Some(PROCESS_MEMORY),
         env: vec![(MARKER.to_string(), marker.to_string())],

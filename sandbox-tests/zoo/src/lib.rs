@@ -16,11 +16,13 @@ use clue_plugin_api::*;
 /// per-call limit of [`LIMIT_MS`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Behaviour {
+    LoopName,
     LoopBeginGame,
     LoopSuggest,
     LoopRespond,
     LoopAccuse,
     LoopMove,
+    LoopWatch,
     Sleep,
     SlowLegal,
     Allocate,
@@ -55,12 +57,14 @@ pub const LIMIT_MS: u64 = 1000;
 pub const SLOW_CALLS: usize = 3;
 
 impl Behaviour {
-    pub const ALL: [Behaviour; 29] = [
+    pub const ALL: [Behaviour; 31] = [
+        Behaviour::LoopName,
         Behaviour::LoopBeginGame,
         Behaviour::LoopSuggest,
         Behaviour::LoopRespond,
         Behaviour::LoopAccuse,
         Behaviour::LoopMove,
+        Behaviour::LoopWatch,
         Behaviour::Sleep,
         Behaviour::SlowLegal,
         Behaviour::Allocate,
@@ -91,11 +95,13 @@ impl Behaviour {
     /// the argument of `zoo-process`.
     pub fn name(self) -> &'static str {
         match self {
+            Behaviour::LoopName => "loop-name",
             Behaviour::LoopBeginGame => "loop-begin-game",
             Behaviour::LoopSuggest => "loop-suggest",
             Behaviour::LoopRespond => "loop-respond",
             Behaviour::LoopAccuse => "loop-accuse",
             Behaviour::LoopMove => "loop-move",
+            Behaviour::LoopWatch => "loop-watch",
             Behaviour::Sleep => "sleep",
             Behaviour::SlowLegal => "slow-legal",
             Behaviour::Allocate => "allocate",
@@ -365,6 +371,7 @@ impl Hostile {
 impl Player for Hostile {
     fn name(&self) -> String {
         match self.behaviour {
+            Behaviour::LoopName => spin(),
             Behaviour::LongName => "x".repeat(1 << 20),
             b => format!("zoo-{}", b.name()),
         }
@@ -408,6 +415,12 @@ impl Player for Hostile {
             std::thread::sleep(Duration::from_millis(LIMIT_MS * 3 / 5));
         }
         self.misbehave_at_suggest()
+    }
+
+    fn watch(&mut self, _: &Event) {
+        if self.behaviour == Behaviour::LoopWatch && self.setup.is_some() {
+            spin();
+        }
     }
 
     fn respond(&mut self, request: &RespondRequest) -> Option<Card> {
@@ -465,6 +478,9 @@ macro_rules! export {
                 r: &clue_plugin_api::RespondRequest,
             ) -> Option<clue_plugin_api::Card> {
                 self.0.respond(r)
+            }
+            fn watch(&mut self, e: &clue_plugin_api::Event) {
+                self.0.watch(e)
             }
         }
         #[cfg(target_arch = "wasm32")]

@@ -1,0 +1,2 @@
+//! The `loop-name` bot as a native plugin or a wasm component.
+zoo::export!(zoo::Behaviour::LoopName);

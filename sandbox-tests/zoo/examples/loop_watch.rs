@@ -1,0 +1,2 @@
+//! The `loop-watch` bot as a native plugin or a wasm component.
+zoo::export!(zoo::Behaviour::LoopWatch);
