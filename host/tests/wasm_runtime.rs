@@ -79,6 +79,10 @@ impl SeatController for Shared {
     fn fuel_used(&self) -> Option<u64> {
         self.0.borrow().fuel_used()
     }
+
+    fn stderr(&self) -> Option<String> {
+        SeatController::stderr(&*self.0.borrow())
+    }
 }
 
 fn wasm(path: &Path, limits: WasmLimits) -> Shared {
@@ -197,6 +201,13 @@ fn output_is_captured_and_capped_and_the_bot_plays_on() {
     );
     assert!(stdout.len() < 10_100, "{}", stdout.len());
     assert!(stdout.contains("more bytes dropped"));
+    // The record keeps the guest's printing too, under its stdout heading.
+    let kept = record.seats[0].stderr.clone().unwrap_or_default();
+    assert!(
+        kept.starts_with("\n[stdout]\nxxxx"),
+        "{}",
+        &kept[..40.min(kept.len())]
+    );
 }
 
 #[test]

@@ -534,4 +534,16 @@ impl SeatController for WasmBot {
     fn fuel_used(&self) -> Option<u64> {
         Some(self.stats.total)
     }
+
+    /// The guest's stderr, then its stdout (which is not the protocol in a
+    /// component, so anything there is the author's own printing).
+    fn stderr(&self) -> Option<String> {
+        let mut text = WasmBot::stderr(self);
+        let stdout = self.stdout();
+        if !stdout.is_empty() {
+            text.push_str("\n[stdout]\n");
+            text.push_str(&stdout);
+        }
+        Some(text)
+    }
 }

@@ -242,6 +242,11 @@ impl SeatController for IsolatedNative {
     fn call(&mut self, request: &Request) -> Result<Reply, Fault> {
         self.bot.call(request).map_err(|fault| self.explain(fault))
     }
+
+    /// The worker's stderr: whatever the plugin printed there.
+    fn stderr(&self) -> Option<String> {
+        SeatController::stderr(&self.bot)
+    }
 }
 
 #[cfg(test)]
