@@ -902,3 +902,39 @@ fn replays_without_a_store_or_of_unknown_games_are_refused() {
     }
     assert!(!missing.exists(), "looking created the store");
 }
+
+#[test]
+fn each_board_variant_plays_on_each_project_board() {
+    let server = Server::start(None);
+    let rows = |layout: &str| layout.lines().filter(|l| !l.trim().is_empty()).count();
+    let boards = [
+        (
+            "csci306",
+            rows(include_str!("../../boards/csci306/ClueLayout.csv")),
+        ),
+        (
+            "classic",
+            rows(include_str!("../../boards/classic/ClueLayout.csv")),
+        ),
+    ];
+    for variant in ["csci306", "classic"] {
+        for (board, expected) in boards {
+            let id = server.start_game(
+                &json!({"variant": variant, "board": board, "seed": 1, "max_rounds": 3}),
+            );
+            let state = server.wait_pending(id);
+            assert_eq!(state["variant"], variant);
+            assert_eq!(
+                state["board"]["rooms"]["rows"].as_u64(),
+                Some(expected as u64),
+                "{variant} on {board}"
+            );
+            let end = drive(&server, id, |_| false);
+            assert!(
+                end["error"].is_null(),
+                "{variant} on {board}: {}",
+                end["error"]
+            );
+        }
+    }
+}

@@ -49,9 +49,18 @@ pub async fn list(State(app): State<Arc<AppState>>) -> Result<Json<Value>, ApiEr
             ));
         }
         let store = open(&db)?;
-        let games = store
-            .games()
-            .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+        let mut games = serde_json::to_value(
+            store
+                .games()
+                .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?,
+        )
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+        // Seeds are 64-bit: as text, so JavaScript shows them exactly.
+        for game in games.as_array_mut().into_iter().flatten() {
+            if let Some(seed) = game.get("seed").and_then(Value::as_u64) {
+                game["seed"] = json!(seed.to_string());
+            }
+        }
         let live: Vec<Value> = store
             .live_games()
             .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
@@ -59,7 +68,7 @@ pub async fn list(State(app): State<Arc<AppState>>) -> Result<Json<Value>, ApiEr
             .map(|g| {
                 json!({
                     "index": g.index,
-                    "seed": g.header.seed,
+                    "seed": g.header.seed.to_string(),
                     "variant": g.header.config.variant,
                     "bots": g.header.bots.iter().map(ToString::to_string).collect::<Vec<_>>(),
                     "events": g.events,
@@ -131,7 +140,7 @@ pub async fn game(
         Ok(Json(json!({
             "index": index,
             "variant": log.header.config.variant,
-            "seed": log.header.seed,
+            "seed": log.header.seed.to_string(),
             "players": players,
             "names": names,
             "deck": setup.deck.cards.iter().enumerate().map(|(i, c)| json!({"id": i, "name": c.name, "category": c.category})).collect::<Vec<_>>(),
