@@ -508,38 +508,6 @@ fn the_page_and_its_assets_are_served() {
     );
 }
 
-/// A built-in bot that thinks a little before each decision, so a game of
-/// the tournament below lasts long enough to be watched while it runs.
-struct Slow(Box<dyn clue_engine::SeatController>);
-
-impl clue_engine::SeatController for Slow {
-    fn call(
-        &mut self,
-        request: &clue_plugin_api::Request,
-    ) -> Result<clue_plugin_api::Reply, clue_engine::Fault> {
-        if !matches!(
-            request,
-            clue_plugin_api::Request::Watch { .. } | clue_plugin_api::Request::BeginGame { .. }
-        ) {
-            std::thread::sleep(std::time::Duration::from_millis(6));
-        }
-        self.0.call(request)
-    }
-}
-
-struct SlowBots;
-
-impl clue_host::tournament::runner::Connector for SlowBots {
-    fn connect(
-        &self,
-        bot: &clue_host::tournament::config::BotEntry,
-    ) -> Result<Box<dyn clue_engine::SeatController>, clue_engine::Fault> {
-        clue_host::bots::connect(&bot.spec)
-            .map(|b| Box::new(Slow(b)) as Box<dyn clue_engine::SeatController>)
-            .map_err(|e| clue_engine::Fault::new(clue_plugin_api::DqReason::Crash, e.to_string()))
-    }
-}
-
 fn frame_texts(game: &Value) -> Vec<String> {
     game["frames"]
         .as_array()
@@ -551,23 +519,12 @@ fn frame_texts(game: &Value) -> Vec<String> {
 
 #[test]
 fn a_running_tournament_game_is_watched_while_it_is_played() {
-    use clue_host::tournament::{config, runner, store::Store};
     let dir = std::env::temp_dir().join(format!("clue-web-live-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");
     let db = dir.join("live.sqlite");
     let _ = std::fs::remove_file(&db);
-    let file = "variant: classic\nplayers: 3\nseed: 9\nconcurrency: 1\nschedule: {kind: random, games: 2}\nbots:\n  - {name: notebook, kind: builtin, path: notebook}\n  - {name: clueless, kind: builtin, path: clueless}\n  - {name: notebook-2, kind: builtin, path: notebook}\n";
-    let t = config::parse(file, "live.yaml", &dir).expect("tournament");
-    let mut store = Store::open(&db).expect("store");
-    let tournament = std::thread::spawn(move || {
-        let stop = std::sync::atomic::AtomicBool::new(false);
-        let options = runner::RunOptions {
-            stop: &stop,
-            progress: false,
-            standings_every: None,
-        };
-        runner::run(&t, &mut store, &SlowBots, &options).map_err(|e| e.to_string())
-    });
+    let tournament =
+        web_support::slow_tournament(&dir, &db, 2, std::time::Duration::from_millis(6));
     let server = Server::start(Some(&db));
     // Wait for a game in play, then follow it.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
@@ -599,11 +556,11 @@ fn a_running_tournament_game_is_watched_while_it_is_played() {
         }
         std::thread::sleep(std::time::Duration::from_millis(300));
     }
-    let summary = tournament
+    let played = tournament
         .join()
         .expect("the tournament thread")
         .expect("the tournament ran");
-    assert_eq!(summary.played, 2);
+    assert_eq!(played, 2);
     let index = index.expect("no game was ever listed as in play");
     assert!(
         seen.len() >= 2,

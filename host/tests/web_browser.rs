@@ -531,3 +531,72 @@ fn a_stored_tournament_game_is_replayed_forwards_and_back_in_chromium() {
     );
     browser.screenshot("06-replay-end");
 }
+
+#[test]
+fn a_running_tournament_game_is_followed_live_in_chromium() {
+    let dir = std::env::temp_dir().join(format!("clue-web-live-page-{}", std::process::id()));
+    let _cleanup = TempDir(dir.clone());
+    std::fs::create_dir_all(&dir).expect("dir");
+    let db = dir.join("live.sqlite");
+    let tournament = web_support::slow_tournament(&dir, &db, 1, Duration::from_millis(40));
+    let server = Server::start(Some(&db));
+    let browser = Browser::start();
+    browser.goto(&server.url("/#replays"));
+    // The list refreshes every three seconds; a game is in play for several.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !browser.click("button.watch-live") {
+        assert!(
+            Instant::now() < deadline && !tournament.is_finished(),
+            "no game was listed as in play"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let step = || {
+        browser
+            .script("return document.getElementById('rw-step').textContent;")
+            .as_str()
+            .unwrap_or("")
+            .to_string()
+    };
+    let live = || {
+        browser.script("return !document.getElementById('rw-live').classList.contains('hidden');")
+            == true
+    };
+    wait_for(30, "the live viewer", || !step().is_empty());
+    assert!(live(), "the viewer does not say the game is live");
+    browser.screenshot("07-live");
+    // Follow it: at the end, the viewer moves on as events arrive.
+    assert!(browser.click("#rw-last"));
+    let total = |text: &str| -> u64 {
+        text.rsplit(' ')
+            .next()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0)
+    };
+    let first = total(&step());
+    wait_for(30, "new events of the game in play", || {
+        total(&step()) > first || !live()
+    });
+    let later = step();
+    assert!(total(&later) > first, "{later}");
+    // Still at the newest event: the viewer follows.
+    assert_eq!(later, format!("event {0} of {0}", total(&later)));
+    // Once the game is stored, the viewer shows it whole.
+    wait_for(60, "the game to be stored", || !live());
+    let end = step();
+    let current = browser.script(
+        "const c = document.querySelector('#rw-events li.current'); return c ? c.textContent : '';",
+    );
+    assert!(
+        current.as_str().unwrap_or("").starts_with("game over"),
+        "{end}: {current}"
+    );
+    let envelope = texts(&browser, "#rw-hands .envelope .chip");
+    assert_eq!(envelope.len(), 3, "{envelope:?}");
+    browser.screenshot("08-live-stored");
+    let played = tournament
+        .join()
+        .expect("the tournament thread")
+        .expect("the tournament ran");
+    assert_eq!(played, 1);
+}

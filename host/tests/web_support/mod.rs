@@ -268,3 +268,64 @@ pub fn categories(state: &Value) -> Vec<String> {
     }
     cats
 }
+
+/// A built-in bot that thinks a little before each decision, so a game of a
+/// tournament lasts long enough to be watched while it runs.
+pub struct Slow(Box<dyn clue_engine::SeatController>, Duration);
+
+impl clue_engine::SeatController for Slow {
+    fn call(
+        &mut self,
+        request: &clue_plugin_api::Request,
+    ) -> Result<clue_plugin_api::Reply, clue_engine::Fault> {
+        if !matches!(
+            request,
+            clue_plugin_api::Request::Watch { .. } | clue_plugin_api::Request::BeginGame { .. }
+        ) {
+            std::thread::sleep(self.1);
+        }
+        self.0.call(request)
+    }
+}
+
+/// Seats every bot of a tournament as a [`Slow`] one.
+pub struct SlowBots(pub Duration);
+
+impl clue_host::tournament::runner::Connector for SlowBots {
+    fn connect(
+        &self,
+        bot: &clue_host::tournament::config::BotEntry,
+    ) -> Result<Box<dyn clue_engine::SeatController>, clue_engine::Fault> {
+        clue_host::bots::connect(&bot.spec)
+            .map(|b| Box::new(Slow(b, self.0)) as Box<dyn clue_engine::SeatController>)
+            .map_err(|e| clue_engine::Fault::new(clue_plugin_api::DqReason::Crash, e.to_string()))
+    }
+}
+
+/// Runs a small `classic` tournament of built-in bots that think `think`
+/// per decision into `db` on a thread of its own; the thread returns how
+/// many games it played.
+pub fn slow_tournament(
+    dir: &Path,
+    db: &Path,
+    games: u32,
+    think: Duration,
+) -> std::thread::JoinHandle<Result<usize, String>> {
+    use clue_host::tournament::{config, runner, store::Store};
+    let file = format!(
+        "variant: classic\nplayers: 3\nseed: 9\nconcurrency: 1\nschedule: {{kind: random, games: {games}}}\nbots:\n  - {{name: notebook, kind: builtin, path: notebook}}\n  - {{name: clueless, kind: builtin, path: clueless}}\n  - {{name: notebook-2, kind: builtin, path: notebook}}\n"
+    );
+    let t = config::parse(&file, "live.yaml", dir).expect("tournament");
+    let mut store = Store::open(db).expect("store");
+    std::thread::spawn(move || {
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let options = runner::RunOptions {
+            stop: &stop,
+            progress: false,
+            standings_every: None,
+        };
+        runner::run(&t, &mut store, &SlowBots(think), &options)
+            .map(|s| s.played)
+            .map_err(|e| e.to_string())
+    })
+}
