@@ -600,3 +600,52 @@ fn a_running_tournament_game_is_followed_live_in_chromium() {
         .expect("the tournament ran");
     assert_eq!(played, 1);
 }
+
+#[test]
+fn every_variant_is_drawn_on_the_page() {
+    let server = Server::start(None);
+    let browser = Browser::start();
+    for (variant, drawn) in [
+        ("classic", "#board-view svg.rooms"),
+        ("framework", "#board-view svg.grid"),
+        ("cyberclue", "#board-view svg.ring"),
+        ("speedclue", "#board-view .table-view table"),
+        ("generalized", "#board-view .table-view table"),
+        ("uniclue", "#board-view .table-view table"),
+    ] {
+        browser.goto(&server.url("/"));
+        wait_for(30, "the variants", || {
+            browser
+                .script("return document.querySelectorAll('#variant option').length;")
+                .as_u64()
+                .unwrap_or(0)
+                >= 7
+        });
+        browser.script(&format!(
+            "const v = document.getElementById('variant'); v.value = '{variant}';
+             v.dispatchEvent(new Event('change'));"
+        ));
+        browser.type_into("#delay", "0");
+        browser.type_into("#seed", "3");
+        assert!(browser.click("#start"), "{variant}");
+        wait_for(30, "the game to be drawn", || browser.find(drawn).is_some());
+        wait_for(30, "the first question", || {
+            let kind = page_state(&browser)["kind"]
+                .as_str()
+                .unwrap_or("")
+                .to_string();
+            assert_ne!(kind, "error", "{variant}");
+            !kind.is_empty() && kind != "none" && kind != "wait"
+        });
+        let state = page_state(&browser);
+        if state["kind"] == "move" {
+            assert!(
+                state["targets"].as_u64().unwrap_or(0) > 0,
+                "{variant}: a move with nothing highlighted"
+            );
+        }
+        let hand = texts(&browser, "#hand .chip");
+        assert!(!hand.is_empty(), "{variant}: no hand shown");
+        browser.screenshot(&format!("09-{variant}"));
+    }
+}
