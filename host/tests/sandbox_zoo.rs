@@ -192,7 +192,8 @@ fn observe(behaviour: &str, runtime: Runtime, seed: u64, marker: &str) -> Observ
     }
     let detail = record.seats[0].detail.clone().unwrap_or_default();
     let said = format!(
-        "{detail}\n{}",
+        "{detail}\n{}\n{}",
+        record.seats[0].stderr.as_deref().unwrap_or_default(),
         stderr.map(|tap| tap.text()).unwrap_or_default()
     );
     let mut text = match label {

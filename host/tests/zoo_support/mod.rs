@@ -275,6 +275,10 @@ impl SeatController for Timed {
     fn fuel_used(&self) -> Option<u64> {
         self.inner.fuel_used()
     }
+
+    fn stderr(&self) -> Option<String> {
+        self.inner.stderr()
+    }
 }
 
 /// One hostile game: what happened to seat 0 and how long the call that
