@@ -18,6 +18,7 @@ mod child;
 pub mod framework;
 pub mod jsonl;
 mod output;
+pub mod server_lines;
 pub mod speedclue;
 pub mod speedclue_client;
 mod sys;

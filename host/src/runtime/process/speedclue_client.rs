@@ -16,7 +16,7 @@ use clue_plugin_api::{
     Seat, Setup, SuggestRequest, Suggestion, Turn, Variant,
 };
 
-use super::clip;
+use super::server_lines::{BadLine, ServerLines};
 use super::speedclue::{card, code};
 
 /// What the entrant is told on its command line, and what it assumes.
@@ -44,13 +44,8 @@ pub struct EntrantSummary {
 pub enum EntrantError {
     #[error("cannot talk to the server: {0}")]
     Io(#[from] std::io::Error),
-    #[error("server line {number} `{line}`: expected {expected}")]
-    BadLine {
-        /// 1-based count of the lines the server sent.
-        number: usize,
-        line: String,
-        expected: String,
-    },
+    #[error(transparent)]
+    BadLine(#[from] BadLine),
     #[error("cannot seat the bot: {0}")]
     Seat(String),
     #[error("the bot failed ({}): {}", .0.reason, .0.detail)]
@@ -145,38 +140,6 @@ fn codes(cards: &[Card]) -> String {
     cards.iter().map(|&c| code(c)).collect::<Vec<_>>().join(" ")
 }
 
-/// The server's lines, counted for error messages.
-struct Server<R, W> {
-    input: R,
-    output: W,
-    lines: usize,
-}
-
-impl<R: BufRead, W: Write> Server<R, W> {
-    fn say(&mut self, line: &str) -> Result<(), EntrantError> {
-        writeln!(self.output, "{line}")?;
-        self.output.flush()?;
-        Ok(())
-    }
-
-    fn hear(&mut self) -> Result<Option<String>, EntrantError> {
-        let mut line = String::new();
-        if self.input.read_line(&mut line)? == 0 {
-            return Ok(None);
-        }
-        self.lines += 1;
-        Ok(Some(line.trim_end_matches(['\n', '\r']).to_string()))
-    }
-
-    fn bad(&self, line: &str, expected: impl Into<String>) -> EntrantError {
-        EntrantError::BadLine {
-            number: self.lines,
-            line: clip(line),
-            expected: expected.into(),
-        }
-    }
-}
-
 /// A parsed server line.
 enum Message {
     Reset {
@@ -269,11 +232,7 @@ where
     F: FnMut() -> Result<Box<dyn SeatController>, String>,
 {
     let deck = decks::classic();
-    let mut server = Server {
-        input,
-        output,
-        lines: 0,
-    };
+    let mut server = ServerLines::new(input, output);
     server.say(&format!("{} alive", options.id))?;
     let mut summary = EntrantSummary::default();
     let mut game: Option<Game> = None;
@@ -296,7 +255,7 @@ where
                     hand_sizes[me.index()],
                     me.0
                 );
-                return Err(server.bad(&line, expected));
+                return Err(server.bad(&line, expected).into());
             }
             let setup = Setup {
                 variant: Variant::Speedclue,
@@ -341,7 +300,7 @@ where
             continue;
         }
         let Some(g) = game.as_mut() else {
-            return Err(server.bad(&line, "`reset` (no game has begun)"));
+            return Err(server.bad(&line, "`reset` (no game has begun)").into());
         };
         let players = g.players;
         let in_game = |s: Seat| s.0 < players;
@@ -365,7 +324,7 @@ where
             }
             Message::Disprove { seat, cards } => {
                 if !in_game(seat) || seat == g.me {
-                    return Err(server.bad(&line, "another player's number"));
+                    return Err(server.bad(&line, "another player's number").into());
                 }
                 g.suggested(seat, &cards)?;
                 let matching: Vec<Card> = g
@@ -375,7 +334,9 @@ where
                     .filter(|c| cards.contains(c))
                     .collect();
                 if matching.is_empty() {
-                    return Err(server.bad(&line, "a suggestion naming a card this player holds"));
+                    return Err(server
+                        .bad(&line, "a suggestion naming a card this player holds")
+                        .into());
                 }
                 let request = Request::Respond(RespondRequest {
                     suggester: seat,
@@ -403,7 +364,7 @@ where
                 card,
             } => {
                 if !in_game(seat) || shown_by.is_some_and(|s| !in_game(s) || s == seat) {
-                    return Err(server.bad(&line, "players of this game"));
+                    return Err(server.bad(&line, "players of this game").into());
                 }
                 g.suggested(seat, &cards)?;
                 let passed: Vec<Seat> = (1..g.players)
@@ -450,7 +411,7 @@ where
                 correct,
             } => {
                 if !in_game(seat) {
-                    return Err(server.bad(&line, "a player of this game"));
+                    return Err(server.bad(&line, "a player of this game").into());
                 }
                 if correct && seat == g.me {
                     summary.won += 1;

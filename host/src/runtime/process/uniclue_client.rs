@@ -17,7 +17,7 @@ use clue_plugin_api::{
     Seat, Setup, SuggestRequest, Suggestion, Turn, Variant,
 };
 
-use super::clip;
+use super::server_lines::{BadLine, ServerLines};
 
 /// The judges' query limit: a client that has made this many queries and
 /// queries again is disqualified.
@@ -54,13 +54,8 @@ pub enum ClientError {
     Io(#[from] std::io::Error),
     #[error("the server closed the connection while the client waited for {0}")]
     Closed(&'static str),
-    #[error("server line {number} `{line}`: expected {expected}")]
-    BadLine {
-        /// 1-based count of the lines the server sent.
-        number: usize,
-        line: String,
-        expected: String,
-    },
+    #[error(transparent)]
+    BadLine(#[from] BadLine),
     #[error("the bot failed ({}): {}", .0.reason, .0.detail)]
     Bot(Fault),
     #[error("the bot answered a `{request}` request with a `{reply}` reply")]
@@ -117,50 +112,6 @@ fn digits(deck: &Deck, cards: &[Card]) -> Result<String, ClientError> {
     Ok(text)
 }
 
-/// The server's lines, counted for error messages.
-struct Server<R, W> {
-    input: R,
-    output: W,
-    lines: usize,
-}
-
-impl<R: BufRead, W: Write> Server<R, W> {
-    fn say(&mut self, line: &str) -> Result<(), ClientError> {
-        writeln!(self.output, "{line}")?;
-        self.output.flush()?;
-        Ok(())
-    }
-
-    /// The next line, without its end of line.
-    fn hear(&mut self, waiting_for: &'static str) -> Result<String, ClientError> {
-        let mut line = String::new();
-        if self.input.read_line(&mut line)? == 0 {
-            return Err(ClientError::Closed(waiting_for));
-        }
-        self.lines += 1;
-        Ok(line.trim_end_matches(['\n', '\r']).to_string())
-    }
-
-    fn bad(&self, line: &str, expected: impl Into<String>) -> ClientError {
-        ClientError::BadLine {
-            number: self.lines,
-            line: clip(line),
-            expected: expected.into(),
-        }
-    }
-
-    /// A room number line (1 to 9).
-    fn room(&mut self, deck: &Deck) -> Result<Card, ClientError> {
-        let line = self.hear("a room number")?;
-        line.trim()
-            .parse::<usize>()
-            .ok()
-            .and_then(|n| n.checked_sub(1))
-            .and_then(|i| deck.of(Category::Room).get(i).copied())
-            .ok_or_else(|| self.bad(&line, "a room number (1 to 9)"))
-    }
-}
-
 fn ask(bot: &mut dyn SeatController, request: &Request) -> Result<Reply, ClientError> {
     bot.call(request).map_err(ClientError::Bot)
 }
@@ -185,20 +136,16 @@ pub fn play<R: BufRead, W: Write>(
     options: &ClientOptions,
 ) -> Result<ClientOutcome, ClientError> {
     let deck = decks::classic();
-    let mut server = Server {
-        input,
-        output,
-        lines: 0,
-    };
+    let mut server = ServerLines::new(input, output);
     server.say("C")?;
-    let line = server.hear("the number of players")?;
+    let line = hear(&mut server, "the number of players")?;
     let players: u8 = line
         .trim()
         .parse()
         .ok()
         .filter(|p| (3..=6).contains(p))
         .ok_or_else(|| server.bad(&line, "the number of players (3 to 6)"))?;
-    let line = server.hear("the client's hand")?;
+    let line = hear(&mut server, "the client's hand")?;
     let hand: Vec<Card> = line
         .split_whitespace()
         .map(|code| parse_card(&deck, code))
@@ -217,7 +164,7 @@ pub fn play<R: BufRead, W: Write>(
     let mut hand_sizes = vec![hand.len() as u8];
     hand_sizes
         .extend((0..players_n - 1).map(|i| hand_size(dealt - hand.len(), players_n - 1, i) as u8));
-    let mut room = server.room(&deck)?;
+    let mut room = read_room(&mut server, &deck)?;
 
     let setup = Setup {
         variant: Variant::Uniclue,
@@ -308,27 +255,27 @@ pub fn play<R: BufRead, W: Write>(
             },
         )?;
         tell(bot, answered)?;
-        room = server.room(&deck)?;
+        room = read_room(&mut server, &deck)?;
     }
 }
 
 /// Reads the answers to a query: `p--` for each player without an alibi, up
 /// to the first `pXn`. `None` when the server said `Disqualified` instead.
 fn answers<R: BufRead, W: Write>(
-    server: &mut Server<R, W>,
+    server: &mut ServerLines<R, W>,
     deck: &Deck,
     suggestion: &Suggestion,
     players: u8,
 ) -> Result<Option<Event>, ClientError> {
     let mut passed = Vec::new();
     for p in 2..=players {
-        let line = server.hear("an answer to the query")?;
+        let line = hear(server, "an answer to the query")?;
         if p == 2 && line.trim() == "Disqualified" {
             return Ok(None);
         }
         let expected = || format!("player {p}'s answer (`{p}--` or `{p}` and a queried card)");
         let Some(rest) = line.trim().strip_prefix(&p.to_string()) else {
-            return Err(server.bad(&line, expected()));
+            return Err(server.bad(&line, expected()).into());
         };
         if rest == "--" {
             passed.push(Seat(p - 1));
@@ -355,16 +302,16 @@ fn answers<R: BufRead, W: Write>(
 /// Sends `Aswr` and reads the verdict.
 fn accuse<R: BufRead, W: Write>(
     bot: &mut dyn SeatController,
-    server: &mut Server<R, W>,
+    server: &mut ServerLines<R, W>,
     deck: &Deck,
     accusation: Accusation,
 ) -> Result<Verdict, ClientError> {
     server.say(&format!("A{}", digits(deck, &accusation.cards)?))?;
-    let line = server.hear("the verdict")?;
+    let line = hear(server, "the verdict")?;
     let verdict = match line.trim() {
         "Victory" => Verdict::Victory,
         "Disqualified" => Verdict::Disqualified,
-        _ => return Err(server.bad(&line, "`Victory` or `Disqualified`")),
+        _ => return Err(server.bad(&line, "`Victory` or `Disqualified`").into()),
     };
     let correct = verdict == Verdict::Victory;
     let envelope = if correct {
@@ -398,6 +345,29 @@ fn finish(
             envelope,
         },
     )
+}
+
+/// The next server line; the server closing while the client is
+/// `waiting_for` something is an error.
+fn hear<R: BufRead, W: Write>(
+    server: &mut ServerLines<R, W>,
+    waiting_for: &'static str,
+) -> Result<String, ClientError> {
+    server.hear()?.ok_or(ClientError::Closed(waiting_for))
+}
+
+/// A room number line (1 to 9).
+fn read_room<R: BufRead, W: Write>(
+    server: &mut ServerLines<R, W>,
+    deck: &Deck,
+) -> Result<Card, ClientError> {
+    let line = hear(server, "a room number")?;
+    line.trim()
+        .parse::<usize>()
+        .ok()
+        .and_then(|n| n.checked_sub(1))
+        .and_then(|i| deck.of(Category::Room).get(i).copied())
+        .ok_or_else(|| server.bad(&line, "a room number (1 to 9)").into())
 }
 
 #[cfg(test)]
