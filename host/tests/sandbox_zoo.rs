@@ -83,6 +83,8 @@ fn note(behaviour: &str, runtime: Runtime) -> Option<&'static str> {
     use Runtime::*;
     Some(match (behaviour, runtime) {
         ("sleep", Wasm) => "wasm timers are virtual: the sleep returns at once",
+        ("sleep", NativeTrusted) => "seen when the call returns: the game waited for it",
+        ("panic", NativeTrusted) => "the time is the panic hook's backtrace",
         ("slow-legal", Wasm) => "wasm timers are virtual: no wall time passes",
         ("segfault", Wasm) => "address 0 is ordinary linear memory: nothing faults",
         ("garbage-stdout", Wasm) => "stdout is a log, not the protocol",
