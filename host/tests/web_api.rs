@@ -524,7 +524,7 @@ fn a_running_tournament_game_is_watched_while_it_is_played() {
     let db = dir.join("live.sqlite");
     let _ = std::fs::remove_file(&db);
     let tournament =
-        web_support::slow_tournament(&dir, &db, 2, std::time::Duration::from_millis(6));
+        web_support::slow_tournament(&dir, &db, 2, std::time::Duration::from_millis(10));
     let server = Server::start(Some(&db));
     // Wait for a game in play, then follow it.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);

@@ -275,7 +275,18 @@ pub fn run(
                     let i = next.fetch_add(1, Ordering::SeqCst);
                     let Some(game) = pending.get(i) else { break };
                     let live = tx.clone();
+                    // A game's events go to the writer only once it has
+                    // lasted LIVE_EVERY: quick games cost the writer nothing.
+                    let started = Instant::now();
+                    let mut held: Vec<LogEntry> = Vec::new();
                     let mut observer = |entry: &LogEntry| {
+                        if started.elapsed() < LIVE_EVERY {
+                            held.push(entry.clone());
+                            return;
+                        }
+                        for early in held.drain(..) {
+                            let _ = live.send(Message::Event(i, early));
+                        }
                         let _ = live.send(Message::Event(i, entry.clone()));
                     };
                     let result = play_one_observed(t, game, connector, &mut observer);
@@ -358,7 +369,6 @@ struct Live {
 }
 
 struct LiveGame {
-    started: Instant,
     written: usize,
     entries: Vec<LogEntry>,
 }
@@ -368,7 +378,6 @@ impl Live {
         self.games
             .entry(i)
             .or_insert_with(|| LiveGame {
-                started: Instant::now(),
                 written: 0,
                 entries: Vec::new(),
             })
@@ -380,13 +389,14 @@ impl Live {
         self.last_flush.is_none_or(|t| t.elapsed() >= LIVE_EVERY)
     }
 
-    /// Writes the new events of every game in play for longer than
-    /// [`LIVE_EVERY`]. A failed write only costs the spectators.
+    /// Writes the new events of every game in play (the workers send only
+    /// those of games in play for [`LIVE_EVERY`] or more). A failed write
+    /// only costs the spectators.
     fn flush(&mut self, t: &Tournament, pending: &[&ScheduledGame], store: &mut Store) {
         self.last_flush = Some(Instant::now());
         let mut headers = Vec::new();
         for (&i, game) in &self.games {
-            if game.started.elapsed() < LIVE_EVERY || game.written == game.entries.len() {
+            if game.written == game.entries.len() {
                 continue;
             }
             let Some(scheduled) = pending.get(i) else {
