@@ -950,3 +950,35 @@ fn a_stored_game_steps_forwards_and_back_with_the_tokens_in_place() {
     assert_eq!(game["hands"].as_array().map(Vec::len), Some(3));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_person_who_stops_answering_is_timed_out_and_the_bots_finish_the_game() {
+    let server = Server::start_with(None, &["--idle-seconds", "1"]);
+    let id = server.start_game(&json!({"variant": "speedclue", "players": 3, "seed": 4}));
+    let asked = server.wait_pending(id);
+    assert!(!asked["pending"].is_null(), "{asked}");
+    // Nobody answers (a closed tab): the seat is disqualified once the idle
+    // limit has passed, and the bots play the game to its end.
+    let started = std::time::Instant::now();
+    let finished = loop {
+        let (status, state) = server.get(&format!("/api/games/{id}"));
+        assert_eq!(status, 200, "{state}");
+        if !state["finished"].is_null() {
+            break state;
+        }
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(60),
+            "the game waited for the person for ever: {state}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    let outcome = finished["finished"]["outcomes"][0].as_str().unwrap_or("");
+    assert_eq!(outcome, "disqualified(timeout)", "{finished}");
+    // Answering now is refused with a message, not a crash.
+    let (status, body) = server.post(
+        &format!("/api/games/{id}/suggest"),
+        &json!({"request": asked["pending"]["id"], "cards": [0, 6, 12]}),
+    );
+    assert_ne!(status, 200, "{body}");
+    assert!(body["error"].is_string(), "{body}");
+}

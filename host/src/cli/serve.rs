@@ -17,12 +17,17 @@ pub struct ServeArgs {
     /// A tournament results store whose games the page lists and replays
     #[arg(long, value_name = "PATH")]
     db: Option<PathBuf>,
+    /// Seconds a person's seat waits for each answer before it is
+    /// disqualified (`timeout`), so a closed tab cannot hold a game for ever
+    #[arg(long, value_name = "SECONDS", default_value_t = clue_host::web::IDLE_LIMIT.as_secs())]
+    idle_seconds: u64,
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     serve(&ServeOptions {
         addr: SocketAddr::new(args.host, args.port),
         db: args.db,
+        idle_limit: std::time::Duration::from_secs(args.idle_seconds),
     })?;
     Ok(ExitCode::SUCCESS)
 }

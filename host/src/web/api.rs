@@ -205,6 +205,7 @@ pub async fn start(
     }
     let seed = request.seed.unwrap_or_else(random_seed);
     let delay = Duration::from_millis(request.delay_ms.unwrap_or(0).min(5_000));
+    let idle_limit = app.idle_limit;
     let checked = config.clone();
     tokio::task::spawn_blocking(move || view::probe(&checked, seed))
         .await
@@ -232,6 +233,7 @@ pub async fn start(
                 if s == usize::from(seat) {
                     seats.push(Box::new(WebHuman {
                         table: game_table.clone(),
+                        idle_limit,
                     }));
                     continue;
                 }

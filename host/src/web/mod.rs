@@ -27,6 +27,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use axum::Router;
 use axum::http::{StatusCode, header};
@@ -43,13 +44,19 @@ pub struct ServeOptions {
     pub addr: SocketAddr,
     /// A tournament results store to list and replay games from.
     pub db: Option<PathBuf>,
+    /// How long a person's seat waits for an answer (see [`seat::WebHuman`]).
+    pub idle_limit: Duration,
 }
+
+/// The default of [`ServeOptions::idle_limit`]: half an hour per decision.
+pub const IDLE_LIMIT: Duration = Duration::from_secs(30 * 60);
 
 /// Everything the handlers share.
 pub struct AppState {
     pub games: Mutex<HashMap<u64, Arc<api::Session>>>,
     pub next_id: AtomicU64,
     pub db: Option<PathBuf>,
+    pub idle_limit: Duration,
 }
 
 /// A refusal: an HTTP status and a lowercase message, sent as JSON.
@@ -80,11 +87,12 @@ impl IntoResponse for ApiError {
 }
 
 /// The router, for the server and for tests that run it in-process.
-pub fn router(db: Option<PathBuf>) -> Router {
+pub fn router(db: Option<PathBuf>, idle_limit: Duration) -> Router {
     let state = Arc::new(AppState {
         games: Mutex::new(HashMap::new()),
         next_id: AtomicU64::new(1),
         db,
+        idle_limit,
     });
     Router::new()
         .route(
@@ -145,7 +153,7 @@ pub fn serve(options: &ServeOptions) -> Result<(), ServeError> {
         println!("listening on http://{addr}");
         use std::io::Write;
         let _ = std::io::stdout().flush();
-        axum::serve(listener, router(options.db.clone()))
+        axum::serve(listener, router(options.db.clone(), options.idle_limit))
             .await
             .map_err(ServeError::Serve)
     })

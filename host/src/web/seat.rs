@@ -6,7 +6,7 @@
 //! an answer they have already validated.
 
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use clue_engine::{Fault, GameRecord, SeatController};
 use clue_plugin_api::{DqReason, Event, Reply, Request, Setup, Suggestion};
@@ -125,6 +125,10 @@ impl Table {
 /// The person's seat, as the engine sees it.
 pub struct WebHuman {
     pub table: Arc<Table>,
+    /// How long the seat waits for the person's answer before the seat is
+    /// disqualified (`timeout`): a closed tab must not hold a game's thread
+    /// and its bots for ever.
+    pub idle_limit: Duration,
 }
 
 impl SeatController for WebHuman {
@@ -153,6 +157,7 @@ impl SeatController for WebHuman {
         state.answer = None;
         state.version += 1;
         table.changed.notify_all();
+        let deadline = Instant::now() + self.idle_limit;
         loop {
             if state.abandoned {
                 state.pending = None;
@@ -172,7 +177,22 @@ impl SeatController for WebHuman {
                 table.changed(state);
                 return Ok(reply);
             }
-            state = table.changed.wait(state).unwrap_or_else(|e| e.into_inner());
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                state.pending = None;
+                table.changed(state);
+                return Err(Fault::new(
+                    DqReason::Timeout,
+                    format!(
+                        "no answer from the person in {} s",
+                        self.idle_limit.as_secs()
+                    ),
+                ));
+            }
+            state = match table.changed.wait_timeout(state, left) {
+                Ok((state, _)) => state,
+                Err(poisoned) => poisoned.into_inner().0,
+            };
         }
     }
 }

@@ -18,8 +18,13 @@ pub struct Server {
 
 impl Server {
     pub fn start(db: Option<&Path>) -> Server {
+        Server::start_with(db, &[])
+    }
+
+    /// `clue serve --port 0` with more flags.
+    pub fn start_with(db: Option<&Path>, flags: &[&str]) -> Server {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_clue"));
-        cmd.args(["serve", "--port", "0"]);
+        cmd.args(["serve", "--port", "0"]).args(flags);
         if let Some(db) = db {
             cmd.arg("--db").arg(db);
         }
