@@ -269,12 +269,15 @@ pub async fn start(
     .await
     .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
     ready.map_err(ApiError::bad)?;
-    app.games
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .insert(id, session);
+    let mut games = app.games.lock().unwrap_or_else(|e| e.into_inner());
+    // A server runs for days: forget games that ended long ago.
+    games.retain(|_, game| !game.table.ended_before(KEEP_ENDED));
+    games.insert(id, session);
     Ok(Json(Started { id }))
 }
+
+/// How long an ended game stays on the server for its page to show.
+const KEEP_ENDED: Duration = Duration::from_secs(60 * 60);
 
 fn random_seed() -> u64 {
     use std::hash::{BuildHasher, RandomState};

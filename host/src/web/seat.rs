@@ -35,6 +35,8 @@ pub struct TableState {
     answer: Option<(u64, Reply)>,
     next_id: u64,
     abandoned: bool,
+    /// When the game ended (with a record or an error).
+    ended: Option<Instant>,
 }
 
 /// Shared between the game thread (through [`WebHuman`]) and the handlers.
@@ -95,7 +97,13 @@ impl Table {
             Ok(record) => state.record = Some(record),
             Err(e) => state.error = Some(e),
         }
+        state.ended = Some(Instant::now());
         self.changed(state);
+    }
+
+    /// Whether the game ended more than `ago` ago.
+    pub fn ended_before(&self, ago: Duration) -> bool {
+        self.lock().ended.is_some_and(|at| at.elapsed() > ago)
     }
 
     /// The person left: the game thread stops waiting and the seat times out.
@@ -214,5 +222,23 @@ impl SeatController for Paced {
 
     fn fuel_used(&self) -> Option<u64> {
         self.inner.fuel_used()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_an_ended_game_is_old_enough_to_forget() {
+        let table = Table::default();
+        assert!(
+            !table.ended_before(Duration::ZERO),
+            "a game in play is kept"
+        );
+        table.finish(Err("a bot failed to load".into()));
+        std::thread::sleep(Duration::from_millis(5));
+        assert!(table.ended_before(Duration::ZERO));
+        assert!(!table.ended_before(Duration::from_secs(3600)));
     }
 }
