@@ -164,26 +164,10 @@ fn suggestions_must_name_the_room_and_one_card_of_each_category() {
         .as_u64()
         .expect("in a room");
     assert_eq!(state["pending"]["request"]["optional"], true);
-    let person = state["deck"]
-        .as_array()
-        .expect("deck")
-        .iter()
-        .find(|c| c["category"] == "person")
-        .and_then(|c| c["id"].as_u64())
-        .expect("a person");
-    let weapon = state["deck"]
-        .as_array()
-        .expect("deck")
-        .iter()
-        .find(|c| c["category"] == "weapon")
-        .and_then(|c| c["id"].as_u64())
-        .expect("a weapon");
-    let other_room = state["deck"]
-        .as_array()
-        .expect("deck")
-        .iter()
-        .filter(|c| c["category"] == "room")
-        .filter_map(|c| c["id"].as_u64())
+    let person = cards_of(&state, "person")[0];
+    let weapon = cards_of(&state, "weapon")[0];
+    let other_room = cards_of(&state, "room")
+        .into_iter()
         .find(|&r| r != room)
         .expect("another room");
     let post = |suggestion: Value| {
@@ -329,14 +313,9 @@ fn accusations_are_checked_and_a_wrong_one_only_informs_in_csci306() {
         .iter()
         .filter_map(Value::as_u64)
         .collect();
-    let deck = state["deck"].as_array().expect("deck").clone();
     let mut cards = Vec::new();
     for cat in ["person", "weapon", "room"] {
-        let ids: Vec<u64> = deck
-            .iter()
-            .filter(|c| c["category"] == cat)
-            .filter_map(|c| c["id"].as_u64())
-            .collect();
+        let ids = cards_of(&state, cat);
         cards.push(*ids.iter().find(|c| hand.contains(c)).unwrap_or(&ids[0]));
     }
     let (status, body) = post(json!({"cards": cards}));
@@ -981,4 +960,15 @@ fn a_person_who_stops_answering_is_timed_out_and_the_bots_finish_the_game() {
     );
     assert_ne!(status, 200, "{body}");
     assert!(body["error"].is_string(), "{body}");
+}
+
+/// The ids of the deck's cards of `category`, in deck order.
+fn cards_of(state: &Value, category: &str) -> Vec<u64> {
+    state["deck"]
+        .as_array()
+        .expect("deck")
+        .iter()
+        .filter(|c| c["category"] == category)
+        .filter_map(|c| c["id"].as_u64())
+        .collect()
 }
