@@ -20,7 +20,7 @@
 //! `RString`s, the game vocabulary is versioned once (the wire form) rather
 //! than twice (wire form and `#[repr(C)]` mirrors of every type), and a change
 //! to `Setup` or `Event` never changes the binary layout. The price is one JSON
-//! encode and decode per call, measured by `host/benches/native.rs`.
+//! encode and decode per call, measured by `host/cli/benches/native.rs`.
 //!
 //! Every call into the plugin runs under `catch_unwind`: a panic in the bot
 //! becomes [`CallError::Panicked`] carrying the panic message, and nothing

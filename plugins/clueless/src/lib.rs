@@ -153,11 +153,3 @@ impl Player for Clueless {
         }
     }
 }
-
-// The same bot as a `clue:player` component (docs/wasm.md).
-#[cfg(target_arch = "wasm32")]
-clue_plugin_api::export_wasm_player!(Clueless);
-
-// The same bot as a native plugin (docs/native.md).
-#[cfg(feature = "native")]
-clue_plugin_api::export_native_player!(Clueless);

@@ -323,11 +323,3 @@ impl Player for Notebook {
         }
     }
 }
-
-// The same bot as a `clue:player` component (docs/wasm.md).
-#[cfg(target_arch = "wasm32")]
-clue_plugin_api::export_wasm_player!(Notebook);
-
-// The same bot as a native plugin (docs/native.md).
-#[cfg(feature = "native")]
-clue_plugin_api::export_native_player!(Notebook);

@@ -584,11 +584,3 @@ impl Player for Sleuth {
         }
     }
 }
-
-// The same bot as a `clue:player` component (docs/wasm.md).
-#[cfg(target_arch = "wasm32")]
-clue_plugin_api::export_wasm_player!(Sleuth);
-
-// The same bot as a native plugin (docs/native.md).
-#[cfg(feature = "native")]
-clue_plugin_api::export_native_player!(Sleuth);

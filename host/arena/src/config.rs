@@ -1,0 +1,642 @@
+//! The tournament file (`tournament.yaml`): parsed with source locations, then
+//! validated into a [`Tournament`]. Every error names the file, line and column.
+
+use std::path::{Path, PathBuf};
+
+use clue_engine::config::{FrameworkOptions, GeneralizedOptions};
+use clue_engine::{ConfigError, GameConfig, acting_seats};
+use clue_plugin_api::Variant;
+use serde::{Deserialize, Serialize};
+use serde_saphyr::Spanned;
+
+use crate::board_files;
+use clue_runtime::bots::{BUILTINS, BotKind, BotSpec};
+
+pub use crate::span::Pos;
+
+/// A tournament file that cannot be run: where, and why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{file}:{line}:{column}: {message}", line = pos.line, column = pos.column)]
+pub struct FileError {
+    pub file: String,
+    pub pos: Pos,
+    pub message: String,
+}
+
+/// Resource limits of a bot call; `None` leaves the runtime's default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Limits {
+    /// Wall time per call, in milliseconds.
+    pub time_per_call_ms: Option<u64>,
+    /// Wasm fuel per call.
+    pub fuel: Option<u64>,
+    /// Memory, in MiB.
+    pub memory_mb: Option<u64>,
+}
+
+impl Limits {
+    /// These limits, with `fallback` filling what is not set.
+    pub fn or(self, fallback: Limits) -> Limits {
+        Limits {
+            time_per_call_ms: self.time_per_call_ms.or(fallback.time_per_call_ms),
+            fuel: self.fuel.or(fallback.fuel),
+            memory_mb: self.memory_mb.or(fallback.memory_mb),
+        }
+    }
+}
+
+/// Whether a bot runs with the host's full trust or in its sandbox.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Isolation {
+    Trusted,
+    #[default]
+    Isolated,
+}
+
+/// One entrant of the tournament.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BotEntry {
+    pub name: String,
+    /// What [`clue_runtime::bots::connect`] seats: native and wasm paths are resolved
+    /// against the tournament file's folder.
+    pub spec: BotSpec,
+    pub isolation: Isolation,
+    /// The bot's own limits, the tournament's filling the rest.
+    pub limits: Limits,
+    /// Run once (in the tournament file's folder) before the first game.
+    pub build: Option<String>,
+    /// Where the bot's path or command is written, for errors found later.
+    pub target_pos: Pos,
+    pub build_pos: Pos,
+}
+
+/// How tables are drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ScheduleKind {
+    /// Every combination of N bots, every seat order, `repeats` times.
+    AllSeatings { repeats: u32 },
+    /// `games` tables of N distinct bots drawn from the tournament seed.
+    Random { games: u32 },
+}
+
+/// One setting of a sweep (or the one setting of a tournament without a sweep).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Setting {
+    /// E.g. `players=4 items=26 hidden=2`, or `default`.
+    pub label: String,
+    pub config: GameConfig,
+}
+
+/// A validated tournament: everything the schedule and the runner need.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tournament {
+    /// The file's text, stored with the results so a resume can check it.
+    pub source: String,
+    /// The file's name, for messages.
+    pub file: String,
+    /// The folder paths in the file are relative to.
+    pub base_dir: PathBuf,
+    pub seed: u64,
+    pub concurrency: usize,
+    pub store: PathBuf,
+    pub bots: Vec<BotEntry>,
+    pub schedule: ScheduleKind,
+    pub settings: Vec<Setting>,
+    pub limits: Limits,
+    /// The board files the settings name, with their text when loaded.
+    pub inputs: Vec<(String, String)>,
+}
+
+impl Tournament {
+    /// What a store checks on resume: the tournament file's text and the
+    /// text of every board file it names (a file with no boards keeps the
+    /// plain hash of its text).
+    pub fn fingerprint(&self) -> String {
+        if self.inputs.is_empty() {
+            return hash(&self.source);
+        }
+        let mut all = self.source.clone();
+        for (name, text) in &self.inputs {
+            all.push('\0');
+            all.push_str(name);
+            all.push('\0');
+            all.push_str(text);
+        }
+        hash(&all)
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    variant: Spanned<String>,
+    players: Option<Spanned<u8>>,
+    options: Option<Spanned<RawOptions>>,
+    seed: Option<u64>,
+    concurrency: Option<Spanned<usize>>,
+    limits: Option<Limits>,
+    store: Option<String>,
+    schedule: Spanned<RawSchedule>,
+    sweep: Option<Vec<Spanned<RawOptions>>>,
+    bots: Spanned<Vec<RawBot>>,
+}
+
+/// Variant options, named as in the variant file (`--variant-file`).
+#[derive(Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawOptions {
+    players: Option<Spanned<u8>>,
+    max_rounds: Option<u32>,
+    items: Option<Spanned<u16>>,
+    hidden: Option<Spanned<u16>>,
+    rooms: Option<Vec<u8>>,
+    query_limit: Option<u32>,
+    contest_rules: Option<bool>,
+    width: Option<u16>,
+    persons: Option<u16>,
+    weapons: Option<u16>,
+    /// csci306/classic: a board layout CSV and its setup TXT (both or neither).
+    layout: Option<Spanned<String>>,
+    setup: Option<Spanned<String>>,
+    /// framework: a board in the protocol's table form.
+    table: Option<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSchedule {
+    kind: Spanned<String>,
+    repeats: Option<Spanned<u32>>,
+    games: Option<Spanned<u32>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBot {
+    name: Spanned<String>,
+    kind: Spanned<String>,
+    path: Option<Spanned<String>>,
+    command: Option<Spanned<String>>,
+    isolation: Option<Spanned<Isolation>>,
+    limits: Option<Limits>,
+    build: Option<Spanned<String>>,
+}
+
+/// Which variants a bot kind can play: the text protocols each speak one.
+pub fn plays(kind: BotKind, variant: Variant) -> bool {
+    match kind {
+        BotKind::Framework => variant == Variant::Framework,
+        BotKind::Uniclue => variant == Variant::Uniclue,
+        BotKind::Speedclue => variant == Variant::Speedclue,
+        // Built-in, native, wasm and JSON-lines bots speak the full vocabulary.
+        _ => true,
+    }
+}
+
+/// Reads and validates a tournament file, including that every bot's file
+/// exists (for bots without a `build:` command; see [`check_files`]).
+pub fn load(path: &Path) -> Result<Tournament, FileError> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| FileError {
+        file: file.clone(),
+        pos: Pos::default(),
+        message: format!("cannot read the tournament file: {e}"),
+    })?;
+    let base = path
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."));
+    let base = if base.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        base
+    };
+    parse(&text, &file, &base)
+}
+
+/// Validates a tournament file's text. Paths resolve against `base_dir`.
+pub fn parse(text: &str, file: &str, base_dir: &Path) -> Result<Tournament, FileError> {
+    let err = |pos: Pos, message: String| FileError {
+        file: file.to_string(),
+        pos,
+        message,
+    };
+    let raw: RawFile = serde_saphyr::from_str(text).map_err(|e| {
+        let pos = e
+            .location()
+            .map(|l| Pos {
+                line: l.line(),
+                column: l.column(),
+            })
+            .unwrap_or_default();
+        err(pos, first_line(&e.to_string()))
+    })?;
+
+    let variant: Variant = raw.variant.value.parse().map_err(|_| {
+        err(
+            Pos::from(&raw.variant),
+            format!(
+                "unknown variant `{}` (expected one of: {})",
+                raw.variant.value,
+                Variant::ALL.map(Variant::name).join(", ")
+            ),
+        )
+    })?;
+
+    let base_options = raw.options.as_ref().map(|o| o.value.clone());
+    let options_pos = raw.options.as_ref().map(Pos::from);
+    if let Some(p) = base_options.as_ref().and_then(|o| o.players.as_ref()) {
+        return Err(err(
+            Pos::from(p),
+            "`players` belongs at the top level (or in a sweep setting), not in `options`".into(),
+        ));
+    }
+    let top_players = raw.players.as_ref().map(|p| (p.value, Pos::from(p)));
+    let settings_raw: Vec<(Option<Pos>, RawOptions)> = match &raw.sweep {
+        Some(sweep) if sweep.is_empty() => {
+            return Err(err(
+                Pos::default(),
+                "`sweep` is empty: give at least one setting or leave it out".into(),
+            ));
+        }
+        Some(sweep) => sweep
+            .iter()
+            .map(|s| (Some(Pos::from(s)), s.value.clone()))
+            .collect(),
+        None => vec![(options_pos, RawOptions::default())],
+    };
+    let mut settings = Vec::new();
+    let mut inputs: Vec<(String, String)> = Vec::new();
+    for (setting_pos, over) in &settings_raw {
+        let base = base_options.clone().unwrap_or_default();
+        let (players, players_pos) = match (&over.players, top_players) {
+            (Some(p), _) => (p.value, Some(Pos::from(p))),
+            (None, Some((p, pos))) => (p, Some(pos)),
+            (None, None) => (GameConfig::default_players(variant), None),
+        };
+        let pick = |a: &Option<Spanned<u16>>, b: &Option<Spanned<u16>>| {
+            a.as_ref().or(b.as_ref()).map(|s| (s.value, Pos::from(s)))
+        };
+        let items = pick(&over.items, &base.items);
+        let hidden = pick(&over.hidden, &base.hidden);
+        let mut config = GameConfig::new(variant, players);
+        if let Some(m) = over.max_rounds.or(base.max_rounds) {
+            config.max_rounds = m;
+        }
+        let g = GeneralizedOptions::default();
+        config.generalized = GeneralizedOptions {
+            items: items.map_or(g.items, |i| i.0),
+            hidden: hidden.map_or(g.hidden, |h| h.0),
+        };
+        if let Some(rooms) = over.rooms.clone().or(base.rooms.clone()) {
+            config.uniclue.rooms = rooms;
+        }
+        if let Some(limit) = over.query_limit.or(base.query_limit) {
+            config.uniclue.query_limit = limit;
+        }
+        config.speedclue.contest_rules = over.contest_rules.or(base.contest_rules).unwrap_or(true);
+        // Field by field, so options the engine adds keep their defaults.
+        let mut framework = FrameworkOptions::default();
+        if let Some(width) = over.width.or(base.width) {
+            framework.width = width;
+        }
+        if let Some(persons) = over.persons.or(base.persons) {
+            framework.persons = persons;
+        }
+        if let Some(weapons) = over.weapons.or(base.weapons) {
+            framework.weapons = weapons;
+        }
+        config.framework = framework;
+        let layout = over.layout.as_ref().or(base.layout.as_ref());
+        let table = over.table.as_ref().or(base.table.as_ref());
+        let boards = board_files::read(
+            variant,
+            layout,
+            over.setup.as_ref().or(base.setup.as_ref()),
+            table,
+            base_dir,
+        )
+        .map_err(|(pos, message)| err(pos, message))?;
+        config.board = boards.board;
+        config.framework.table = boards.table;
+        for input in boards.inputs {
+            if !inputs.contains(&input) {
+                inputs.push(input);
+            }
+        }
+        let fallback = setting_pos
+            .or(options_pos)
+            .unwrap_or(Pos::from(&raw.variant));
+        if let Err(e) = clue_engine::check(&config) {
+            let pos = match e {
+                ConfigError::Board(_) => layout.or(table).map(Pos::from).unwrap_or(fallback),
+                ConfigError::Players { .. } => players_pos.unwrap_or(Pos::from(&raw.variant)),
+                ConfigError::Hidden { .. } | ConfigError::Uneven { .. } => hidden
+                    .or(items)
+                    .map(|x| x.1)
+                    .or(players_pos)
+                    .unwrap_or(fallback),
+                _ => fallback,
+            };
+            return Err(err(pos, e.to_string()));
+        }
+        let label = if raw.sweep.is_some() {
+            setting_label(&config, over)
+        } else {
+            "default".to_string()
+        };
+        settings.push(Setting { label, config });
+    }
+
+    let schedule = match raw.schedule.value.kind.value.as_str() {
+        "all-seatings" => ScheduleKind::AllSeatings {
+            repeats: positive(&raw.schedule.value.repeats, 1, "repeats", file)?,
+        },
+        "random" => match &raw.schedule.value.games {
+            Some(_) => ScheduleKind::Random {
+                games: positive(&raw.schedule.value.games, 1, "games", file)?,
+            },
+            None => {
+                return Err(err(
+                    Pos::from(&raw.schedule),
+                    "a `random` schedule needs `games: G`".into(),
+                ));
+            }
+        },
+        other => {
+            return Err(err(
+                Pos::from(&raw.schedule.value.kind),
+                format!("unknown schedule kind `{other}` (expected all-seatings or random)"),
+            ));
+        }
+    };
+
+    let limits = raw.limits.unwrap_or_default();
+    let mut bots: Vec<BotEntry> = Vec::new();
+    for bot in &raw.bots.value {
+        bots.push(validate_bot(bot, variant, limits, base_dir, file)?);
+        let this = &bots[bots.len() - 1];
+        if let Some(first) = bots[..bots.len() - 1].iter().find(|b| b.name == this.name) {
+            let _ = first;
+            let first_pos = raw
+                .bots
+                .value
+                .iter()
+                .find(|b| b.name.value == this.name)
+                .map(|b| Pos::from(&b.name))
+                .unwrap_or_default();
+            return Err(err(
+                Pos::from(&bot.name),
+                format!(
+                    "duplicate bot name `{}` (first used at line {})",
+                    this.name, first_pos.line
+                ),
+            ));
+        }
+    }
+    for setting in &settings {
+        let seats = acting_seats(&setting.config);
+        if bots.len() < seats {
+            return Err(err(
+                Pos::from(&raw.bots),
+                format!(
+                    "{} with {} players seats {seats} bots per game, but only {} are listed",
+                    setting.config.variant,
+                    setting.config.players,
+                    bots.len()
+                ),
+            ));
+        }
+    }
+    let concurrency = match &raw.concurrency {
+        Some(c) if c.value == 0 => {
+            return Err(err(Pos::from(c), "concurrency must be at least 1".into()));
+        }
+        Some(c) => c.value,
+        None => std::thread::available_parallelism().map_or(1, usize::from),
+    };
+    let tournament = Tournament {
+        source: text.to_string(),
+        file: file.to_string(),
+        base_dir: base_dir.to_path_buf(),
+        seed: raw.seed.unwrap_or(1),
+        concurrency,
+        store: PathBuf::from(raw.store.unwrap_or_else(|| "results.sqlite".into())),
+        bots,
+        schedule,
+        settings,
+        limits,
+        inputs,
+    };
+    check_files(&tournament, false)?;
+    Ok(tournament)
+}
+
+fn validate_bot(
+    bot: &RawBot,
+    variant: Variant,
+    limits: Limits,
+    base_dir: &Path,
+    file: &str,
+) -> Result<BotEntry, FileError> {
+    let err = |pos: Pos, message: String| FileError {
+        file: file.to_string(),
+        pos,
+        message,
+    };
+    let name = bot.name.value.trim();
+    if name.is_empty() {
+        return Err(err(
+            Pos::from(&bot.name),
+            "a bot name may not be empty".into(),
+        ));
+    }
+    let kind = BotKind::ALL
+        .into_iter()
+        .find(|k| k.name() == bot.kind.value)
+        .ok_or_else(|| {
+            err(
+                Pos::from(&bot.kind),
+                format!(
+                    "bot `{name}`: unknown kind `{}` (expected one of: {})",
+                    bot.kind.value,
+                    BotKind::ALL.map(BotKind::name).join(", ")
+                ),
+            )
+        })?;
+    if !plays(kind, variant) {
+        return Err(err(
+            Pos::from(&bot.kind),
+            format!(
+                "bot `{name}`: the {} protocol plays only {}, not {variant}",
+                kind.name(),
+                kind.name()
+            ),
+        ));
+    }
+    let process = kind.is_process();
+    let (wanted, wrong) = if process {
+        (
+            &bot.command,
+            bot.path.as_ref().map(|p| (p, "path", "command")),
+        )
+    } else {
+        (
+            &bot.path,
+            bot.command.as_ref().map(|c| (c, "command", "path")),
+        )
+    };
+    if let Some((at, given, want)) = wrong {
+        return Err(err(
+            Pos::from(at),
+            format!(
+                "bot `{name}`: {} bots take `{want}`, not `{given}`",
+                kind.name()
+            ),
+        ));
+    }
+    let target = wanted.as_ref().ok_or_else(|| {
+        let want = if process { "command" } else { "path" };
+        err(
+            Pos::from(&bot.name),
+            format!("bot `{name}`: a {} bot needs `{want}`", kind.name()),
+        )
+    })?;
+    let target_pos = Pos::from(target);
+    let text = target.value.trim();
+    if text.is_empty() {
+        return Err(err(
+            target_pos,
+            format!("bot `{name}`: empty path or command"),
+        ));
+    }
+    let resolved = match kind {
+        BotKind::Builtin => {
+            if !BUILTINS.contains(&text) {
+                return Err(err(
+                    target_pos,
+                    format!(
+                        "bot `{name}`: unknown built-in bot `{text}` (built-in bots: {})",
+                        BUILTINS.join(", ")
+                    ),
+                ));
+            }
+            text.to_string()
+        }
+        kind if kind.is_file() => base_dir.join(text).display().to_string(),
+        _ => text.to_string(),
+    };
+    let isolation = bot.isolation.as_ref().map(|i| i.value).unwrap_or_default();
+    // A trusted native plugin is loaded in-process; every other bot keeps its kind.
+    let kind = match (kind, isolation) {
+        (BotKind::Native, Isolation::Trusted) => BotKind::NativeTrusted,
+        (kind, _) => kind,
+    };
+    Ok(BotEntry {
+        name: name.to_string(),
+        spec: BotSpec {
+            kind,
+            target: resolved,
+        },
+        isolation,
+        limits: bot.limits.unwrap_or_default().or(limits),
+        build: bot.build.as_ref().map(|b| b.value.clone()),
+        target_pos,
+        build_pos: bot.build.as_ref().map(Pos::from).unwrap_or_default(),
+    })
+}
+
+/// Checks that each native or wasm bot's file exists, and that a process
+/// bot's program (when written as a path) does. Bots with a `build:` command
+/// are checked only when `built` (after the builds ran).
+pub fn check_files(t: &Tournament, built: bool) -> Result<(), FileError> {
+    for bot in &t.bots {
+        if bot.build.is_some() && !built {
+            continue;
+        }
+        let missing = match bot.spec.kind {
+            BotKind::Builtin => None,
+            kind if kind.is_file() => {
+                let path = PathBuf::from(&bot.spec.target);
+                (!path.is_file()).then(|| path.display().to_string())
+            }
+            _ => {
+                let program = bot.spec.target.split_whitespace().next().unwrap_or("");
+                let path = t.base_dir.join(program);
+                (program.contains('/') && !path.exists() && !Path::new(program).exists())
+                    .then(|| program.to_string())
+            }
+        };
+        if let Some(path) = missing {
+            return Err(FileError {
+                file: t.file.clone(),
+                pos: bot.target_pos,
+                message: format!("bot `{}`: file not found: {path}", bot.name),
+            });
+        }
+    }
+    Ok(())
+}
+
+fn positive(
+    value: &Option<Spanned<u32>>,
+    default: u32,
+    what: &str,
+    file: &str,
+) -> Result<u32, FileError> {
+    match value {
+        Some(v) if v.value == 0 => Err(FileError {
+            file: file.to_string(),
+            pos: Pos::from(v),
+            message: format!("`{what}` must be at least 1"),
+        }),
+        Some(v) => Ok(v.value),
+        None => Ok(default),
+    }
+}
+
+fn setting_label(config: &GameConfig, over: &RawOptions) -> String {
+    let mut parts = vec![format!("players={}", config.players)];
+    if config.variant == Variant::Generalized {
+        parts.push(format!("items={}", config.generalized.items));
+        parts.push(format!("hidden={}", config.generalized.hidden));
+    }
+    if over.max_rounds.is_some() {
+        parts.push(format!("max_rounds={}", config.max_rounds));
+    }
+    if over.contest_rules.is_some() {
+        parts.push(format!("contest_rules={}", config.speedclue.contest_rules));
+    }
+    if let Some(layout) = &over.layout {
+        parts.push(format!("layout={}", layout.value));
+    }
+    if let Some(table) = &over.table {
+        parts.push(format!("table={}", table.value));
+    }
+    parts.join(" ")
+}
+
+/// The first line of a parser message, without its rendered source snippet.
+fn first_line(message: &str) -> String {
+    let line = message.lines().next().unwrap_or(message).trim();
+    let line = line.strip_prefix("error: ").unwrap_or(line);
+    // The parser may repeat the place ("line 3 column 1: ..."); ours leads the message.
+    match line.split_once(": ") {
+        Some((place, rest)) if place.starts_with("line ") && place.contains(" column ") => {
+            rest.to_string()
+        }
+        _ => line.to_string(),
+    }
+}
+
+/// A stable 64-bit FNV-1a hash of a tournament file's text, in hex.
+pub fn hash(text: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.as_bytes() {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}

@@ -1,0 +1,123 @@
+//! Playing and replaying single games with bots named by spec.
+
+use clue_engine::{GameConfig, GameRecord, SeatController, acting_seats, play};
+
+use clue_runtime::bots::{self, BotSpec};
+use crate::logfile::GameLog;
+
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error(transparent)]
+    Spec(#[from] bots::SpecError),
+    #[error(transparent)]
+    Start(#[from] clue_engine::StartError),
+    #[error("{given} bots given, but {variant} with {players} players seats {seats}")]
+    TooManyBots {
+        given: usize,
+        variant: clue_plugin_api::Variant,
+        players: u8,
+        seats: usize,
+    },
+}
+
+/// The bots of a game: those given, then built-in bots for the seats left
+/// (`notebook` and `clueless` by turns).
+pub fn fill_seats(config: &GameConfig, given: &[BotSpec]) -> Result<Vec<BotSpec>, RunError> {
+    let seats = acting_seats(config);
+    if given.len() > seats {
+        return Err(RunError::TooManyBots {
+            given: given.len(),
+            variant: config.variant,
+            players: config.players,
+            seats,
+        });
+    }
+    let mut specs = given.to_vec();
+    for i in given.len()..seats {
+        let name = if i % 2 == 0 { "notebook" } else { "clueless" };
+        specs.push(BotSpec {
+            kind: bots::BotKind::Builtin,
+            target: name.to_string(),
+        });
+    }
+    Ok(specs)
+}
+
+/// Seats one bot: [`bots::connect`], or a caller's own (the `clue` binary
+/// seats the person at the terminal for `builtin:human`).
+pub type Seater<'a> = &'a dyn Fn(&BotSpec) -> Result<Box<dyn SeatController>, bots::SpecError>;
+
+/// Plays one game with freshly loaded bots.
+pub fn play_game(
+    config: &GameConfig,
+    seed: u64,
+    specs: &[BotSpec],
+) -> Result<GameRecord, RunError> {
+    play_game_with(config, seed, specs, &bots::connect)
+}
+
+/// [`play_game`], seating each bot with `seat`.
+pub fn play_game_with(
+    config: &GameConfig,
+    seed: u64,
+    specs: &[BotSpec],
+    seat: Seater<'_>,
+) -> Result<GameRecord, RunError> {
+    let mut controllers: Vec<Box<dyn SeatController>> =
+        specs.iter().map(seat).collect::<Result<_, _>>()?;
+    Ok(play(config, seed, &mut controllers)?)
+}
+
+/// The result of re-running a logged game.
+#[derive(Debug, PartialEq, Eq)]
+pub enum ReplayResult {
+    Identical {
+        events: usize,
+    },
+    /// The first event that differs (0-based), with both versions as JSON.
+    Differs {
+        index: usize,
+        logged: Option<String>,
+        replayed: Option<String>,
+    },
+}
+
+/// Re-runs a logged game from its seed and bots and compares every event.
+pub fn replay(log: &GameLog) -> Result<ReplayResult, RunError> {
+    let record = play_game(&log.header.config, log.header.seed, &log.header.bots)?;
+    let again = GameLog::from_record(&record, &log.header.bots);
+    let show = |e: Option<&clue_engine::LogEntry>| e.and_then(|e| serde_json::to_string(e).ok());
+    let length = log.entries.len().max(again.entries.len());
+    for index in 0..length {
+        let (a, b) = (log.entries.get(index), again.entries.get(index));
+        if a != b {
+            return Ok(ReplayResult::Differs {
+                index,
+                logged: show(a),
+                replayed: show(b),
+            });
+        }
+    }
+    // What a bot printed to stderr is kept but not compared: it may differ
+    // between runs (timings) without the game differing.
+    let compared = |summary: &Option<crate::logfile::Summary>| {
+        summary.clone().map(|mut summary| {
+            summary.seats.iter_mut().for_each(|seat| seat.stderr = None);
+            summary
+        })
+    };
+    if log.summary.is_some() && compared(&log.summary) != compared(&again.summary) {
+        return Ok(ReplayResult::Differs {
+            index: length,
+            logged: log
+                .summary
+                .as_ref()
+                .and_then(|s| serde_json::to_string(s).ok()),
+            replayed: again
+                .summary
+                .as_ref()
+                .and_then(|s| serde_json::to_string(s).ok()),
+        });
+    }
+    Ok(ReplayResult::Identical { events: length })
+}

@@ -1,0 +1,253 @@
+//! Rendering a [`Report`] as a text table, Markdown, JSON or CSV.
+
+use std::fmt::Write;
+
+use crate::stats::{Report, SettingReport};
+
+/// The output formats of `clue tournament report`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Table,
+    Markdown,
+    Json,
+    Csv,
+}
+
+pub fn render(report: &Report, format: Format) -> String {
+    match format {
+        Format::Json => serde_json::to_string_pretty(report).unwrap_or_default() + "\n",
+        Format::Csv => csv(report),
+        Format::Table | Format::Markdown => {
+            let md = format == Format::Markdown;
+            let mut out = String::new();
+            // One setting: its section is the total; a sweep: each, then the total.
+            let sections: Vec<&SettingReport> = if report.settings.len() > 1 {
+                report.settings.iter().chain([&report.total]).collect()
+            } else {
+                vec![&report.total]
+            };
+            for s in sections {
+                section(&mut out, s, md);
+            }
+            out
+        }
+    }
+}
+
+/// The standings alone, as printed while a tournament runs.
+pub fn standings_table(s: &SettingReport) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "standings after {} games:", s.games);
+    out.push_str(&grid(&standings_rows(s), false));
+    out
+}
+
+fn section(out: &mut String, s: &SettingReport, md: bool) {
+    let title = |out: &mut String, t: &str| {
+        if md {
+            let _ = writeln!(out, "\n### {t}\n");
+        } else {
+            let _ = writeln!(out, "\n{t}");
+        }
+    };
+    if md {
+        let _ = writeln!(out, "## {}: {} games, {} draws", s.label, s.games, s.draws);
+    } else {
+        let _ = writeln!(out, "== {}: {} games, {} draws", s.label, s.games, s.draws);
+    }
+    title(out, "standings");
+    out.push_str(&grid(&standings_rows(s), md));
+
+    title(out, "win rate by seat");
+    let mut rows = vec![vec![
+        "seat".into(),
+        "games".into(),
+        "wins".into(),
+        "win rate".into(),
+    ]];
+    for seat in &s.seats {
+        rows.push(vec![
+            seat.seat.to_string(),
+            seat.games.to_string(),
+            seat.wins.to_string(),
+            pct(seat.win_rate),
+        ]);
+    }
+    out.push_str(&grid(&rows, md));
+
+    title(out, "disqualifications");
+    if s.disqualifications.is_empty() {
+        let _ = writeln!(out, "none");
+    } else {
+        let mut rows = vec![vec!["bot".into(), "reason".into(), "count".into()]];
+        for d in &s.disqualifications {
+            rows.push(vec![d.bot.clone(), d.reason.clone(), d.count.to_string()]);
+        }
+        out.push_str(&grid(&rows, md));
+    }
+
+    title(
+        out,
+        "head to head (row finished ahead of column / games together)",
+    );
+    let h = &s.head_to_head;
+    let mut rows = vec![
+        std::iter::once(String::new())
+            .chain(h.bots.iter().cloned())
+            .collect(),
+    ];
+    for (a, name) in h.bots.iter().enumerate() {
+        let mut row = vec![name.clone()];
+        for b in 0..h.bots.len() {
+            row.push(if a == b {
+                "-".into()
+            } else {
+                format!("{}/{}", h.ahead[a][b], h.shared[a][b])
+            });
+        }
+        rows.push(row);
+    }
+    out.push_str(&grid(&rows, md));
+    out.push('\n');
+}
+
+fn standings_rows(s: &SettingReport) -> Vec<Vec<String>> {
+    let mut rows = vec![
+        [
+            "bot",
+            "games",
+            "wins",
+            "win rate",
+            "95% CI",
+            "rating",
+            "DQ",
+            "turns/win",
+            "ms/call",
+            "max ms",
+            "fuel/call",
+            "max fuel",
+        ]
+        .map(String::from)
+        .to_vec(),
+    ];
+    for st in &s.standings {
+        rows.push(vec![
+            st.bot.clone(),
+            st.games.to_string(),
+            st.wins.to_string(),
+            pct(st.win_rate),
+            format!("{}-{}", pct(st.wilson_low), pct(st.wilson_high)),
+            format!("{:.1} ± {:.1}", st.rating, st.uncertainty),
+            st.disqualified.to_string(),
+            opt(st.mean_turns_to_win, 1),
+            opt(st.mean_call_us.map(|u| u / 1000.0), 3),
+            opt(st.max_call_us.map(|u| u / 1000.0), 3),
+            opt(st.mean_fuel_per_call, 0),
+            st.max_fuel_per_call
+                .map_or("-".to_string(), |f| f.to_string()),
+        ]);
+    }
+    rows
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", x * 100.0)
+}
+
+fn opt(x: Option<f64>, digits: usize) -> String {
+    x.map_or_else(|| "-".into(), |x| format!("{x:.digits$}"))
+}
+
+/// Aligned columns (first column left, the rest right), or a Markdown table.
+fn grid(rows: &[Vec<String>], md: bool) -> String {
+    let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let width: Vec<usize> = (0..cols)
+        .map(|c| {
+            rows.iter()
+                .filter_map(|r| r.get(c))
+                .map(|s| s.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for (i, row) in rows.iter().enumerate() {
+        let cells: Vec<String> = row
+            .iter()
+            .enumerate()
+            .map(|(c, s)| {
+                if c == 0 {
+                    format!("{s:<w$}", w = width[c])
+                } else {
+                    format!("{s:>w$}", w = width[c])
+                }
+            })
+            .collect();
+        if md {
+            let _ = writeln!(out, "| {} |", cells.join(" | "));
+            if i == 0 {
+                let rule: Vec<String> = width
+                    .iter()
+                    .enumerate()
+                    .map(|(c, w)| {
+                        let dashes = "-".repeat((*w).max(3) - 1);
+                        if c == 0 {
+                            format!("{dashes}-")
+                        } else {
+                            format!("{dashes}:")
+                        }
+                    })
+                    .collect();
+                let _ = writeln!(out, "| {} |", rule.join(" | "));
+            }
+        } else {
+            let _ = writeln!(out, "{}", cells.join("  ").trim_end());
+        }
+    }
+    out
+}
+
+fn csv(report: &Report) -> String {
+    let mut out = String::from(
+        "setting,bot,games,wins,win_rate,wilson_low,wilson_high,rating,uncertainty,\
+         disqualified,mean_turns_to_win,calls,mean_call_us,max_call_us,mean_fuel_per_call,\
+         max_fuel_per_game,max_fuel_per_call\n",
+    );
+    let f = |x: Option<f64>| x.map_or(String::new(), |x| format!("{x:.6}"));
+    for s in report.settings.iter().chain([&report.total]) {
+        for st in &s.standings {
+            let _ = writeln!(
+                out,
+                "{},{},{},{},{:.6},{:.6},{:.6},{:.6},{:.6},{},{},{},{},{},{},{},{}",
+                quote(&s.label),
+                quote(&st.bot),
+                st.games,
+                st.wins,
+                st.win_rate,
+                st.wilson_low,
+                st.wilson_high,
+                st.rating,
+                st.uncertainty,
+                st.disqualified,
+                f(st.mean_turns_to_win),
+                st.calls,
+                f(st.mean_call_us),
+                f(st.max_call_us),
+                f(st.mean_fuel_per_call),
+                st.max_fuel_per_game
+                    .map_or(String::new(), |x| x.to_string()),
+                st.max_fuel_per_call
+                    .map_or(String::new(), |x| x.to_string()),
+            );
+        }
+    }
+    out
+}
+
+fn quote(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}

@@ -1,0 +1,183 @@
+//! Invalid tournament files: each gives one precise error naming the line and
+//! column of the offending value.
+
+use std::path::Path;
+
+use clue_runtime::bots::BotKind;
+use clue_arena::config::{self, Pos};
+
+const GOOD_BOTS: &str = "bots:
+  - name: a
+    kind: builtin
+    path: notebook
+  - name: b
+    kind: builtin
+    path: clueless
+  - name: c
+    kind: builtin
+    path: notebook
+";
+
+/// Parses `text` and expects exactly this error at this line and column.
+fn check(text: &str, line: u64, column: u64, message: &str) {
+    let err = config::parse(text, "t.yaml", Path::new("/nonexistent-dir"))
+        .expect_err("the file should be rejected");
+    assert_eq!(
+        (err.pos, err.message.as_str()),
+        (Pos { line, column }, message),
+        "{err}"
+    );
+    assert_eq!(
+        err.to_string(),
+        format!("t.yaml:{line}:{column}: {message}")
+    );
+}
+
+#[test]
+fn unknown_kind() {
+    check(
+        "variant: speedclue\nschedule: {kind: all-seatings}\nbots:\n  - name: x\n    kind: pyhton\n    command: python3 bot.py\n",
+        5,
+        11,
+        "bot `x`: unknown kind `pyhton` (expected one of: builtin, native, native-trusted, wasm, jsonl, framework, uniclue, speedclue)",
+    );
+}
+
+#[test]
+fn missing_file() {
+    check(
+        "variant: speedclue\nplayers: 3\nschedule: {kind: all-seatings}\nbots:\n  - {name: a, kind: builtin, path: notebook}\n  - {name: b, kind: builtin, path: clueless}\n  - {name: n, kind: native, path: libgone.so}\n",
+        7,
+        35,
+        "bot `n`: file not found: /nonexistent-dir/libgone.so",
+    );
+}
+
+#[test]
+fn a_protocol_that_cannot_play_the_variant() {
+    check(
+        "variant: speedclue\nschedule: {kind: all-seatings}\nbots:\n  - name: u\n    kind: uniclue\n    command: ./client\n",
+        5,
+        11,
+        "bot `u`: the uniclue protocol plays only uniclue, not speedclue",
+    );
+    check(
+        "variant: generalized\nschedule: {kind: all-seatings}\nbots:\n  - name: s\n    kind: speedclue\n    command: java -jar s.jar\n",
+        5,
+        11,
+        "bot `s`: the speedclue protocol plays only speedclue, not generalized",
+    );
+}
+
+#[test]
+fn a_player_count_the_variant_forbids() {
+    check(
+        &format!("variant: speedclue\nplayers: 8\nschedule: {{kind: all-seatings}}\n{GOOD_BOTS}"),
+        2,
+        10,
+        "speedclue is played by 3 to 6 players, not 8",
+    );
+    // In a sweep, the setting's own value is named.
+    check(
+        &format!(
+            "variant: generalized\nschedule: {{kind: random, games: 2}}\nsweep:\n  - {{players: 3, items: 20, hidden: 2}}\n  - {{players: 4, items: 20, hidden: 2}}\n{GOOD_BOTS}"
+        ),
+        5,
+        37,
+        "generalized needs (n - k) divisible by p: n = 20, k = 2, p = 4",
+    );
+}
+
+#[test]
+fn duplicate_names() {
+    check(
+        "variant: speedclue\nschedule: {kind: all-seatings}\nbots:\n  - {name: twin, kind: builtin, path: notebook}\n  - {name: twin, kind: builtin, path: clueless}\n",
+        5,
+        12,
+        "duplicate bot name `twin` (first used at line 4)",
+    );
+}
+
+#[test]
+fn unknown_fields_and_bad_values() {
+    check(
+        &format!(
+            "variant: speedclue\nschedule: {{kind: all-seatings}}\nconcurency: 2\n{GOOD_BOTS}"
+        ),
+        3,
+        1,
+        "unknown field `concurency`, expected one of variant, players, options, seed, concurrency, limits, store, schedule, sweep, bots",
+    );
+    check(
+        &format!("variant: speedclue\nschedule: {{kind: round-robin}}\n{GOOD_BOTS}"),
+        2,
+        18,
+        "unknown schedule kind `round-robin` (expected all-seatings or random)",
+    );
+    check(
+        &format!("variant: speedcleu\nschedule: {{kind: all-seatings}}\n{GOOD_BOTS}"),
+        1,
+        10,
+        "unknown variant `speedcleu` (expected one of: classic, csci306, framework, uniclue, generalized, cyberclue, speedclue)",
+    );
+    check(
+        "variant: speedclue\nplayers: 4\nschedule: {kind: all-seatings}\nbots:\n  - {name: a, kind: builtin, path: notebook}\n  - {name: b, kind: builtin, path: sherlock}\n",
+        6,
+        36,
+        "bot `b`: unknown built-in bot `sherlock` (built-in bots: clueless, notebook, sleuth)",
+    );
+}
+
+#[test]
+fn the_default_tournament_file_is_valid() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tournament.yaml");
+    let t = config::load(&path).unwrap();
+    assert!(t.bots.len() >= 2);
+}
+
+#[test]
+fn a_trusted_native_plugin_is_loaded_in_process_and_others_are_isolated() {
+    let text = "variant: speedclue
+players: 3
+schedule: { kind: random, games: 1 }
+bots:
+  - name: a
+    kind: native
+    path: liba.so
+    isolation: trusted
+    build: make liba.so
+  - name: b
+    kind: native
+    path: libb.so
+    build: make libb.so
+  - name: c
+    kind: builtin
+    path: notebook
+";
+    let t = config::parse(text, "t.yaml", Path::new("/plugins")).unwrap();
+    let kinds: Vec<BotKind> = t.bots.iter().map(|b| b.spec.kind).collect();
+    assert_eq!(
+        kinds,
+        [BotKind::NativeTrusted, BotKind::Native, BotKind::Builtin]
+    );
+    assert_eq!(t.bots[0].spec.target, "/plugins/liba.so");
+}
+
+/// Regression: `kind: native-trusted` was taken for a process kind, so its
+/// `path:` was refused ("native-trusted bots take `command`"), and its file
+/// was not resolved against the tournament's folder.
+#[test]
+fn native_trusted_takes_a_path_like_native() {
+    check(
+        "variant: speedclue\nplayers: 3\nschedule: {kind: all-seatings}\nbots:\n  - {name: a, kind: builtin, path: notebook}\n  - {name: b, kind: builtin, path: clueless}\n  - {name: t, kind: native-trusted, path: libgone.so}\n",
+        7,
+        43,
+        "bot `t`: file not found: /nonexistent-dir/libgone.so",
+    );
+    check(
+        "variant: speedclue\nplayers: 3\nschedule: {kind: all-seatings}\nbots:\n  - {name: a, kind: builtin, path: notebook}\n  - {name: b, kind: builtin, path: clueless}\n  - {name: t, kind: native-trusted, command: ./bot}\n",
+        7,
+        43,
+        "bot `t`: native-trusted bots take `path`, not `command`",
+    );
+}

@@ -1,0 +1,447 @@
+//! `clue bench strength`: how strong `sleuth` is. Over N seeded games per
+//! variant it plays `sleuth` against `notebook` and against `clueless` and
+//! prints win rates with 95% Wilson intervals, its wrong accusations,
+//! disqualifications and time per call; for `uniclue` it prints the
+//! distribution of queries to a correct accusation over random deals with 3
+//! to 6 players.
+
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use clue_engine::{Fault, GameConfig, Outcome, SeatController, acting_seats, play};
+use clue_runtime::bots;
+use clue_arena::stats::wilson;
+use clue_plugin_api::{Reply, Request, Variant};
+
+#[derive(clap::Subcommand)]
+pub enum BenchCommand {
+    /// Win rates of sleuth against notebook and clueless in every variant,
+    /// and sleuth's queries to a solution in uniclue
+    Strength(StrengthArgs),
+    /// Time per decision of sleuth at a full table on the classic deck:
+    /// calls, mean, p95 and max per request kind
+    Decisions(super::bench_decisions::DecisionsArgs),
+}
+
+#[derive(clap::Args)]
+pub struct StrengthArgs {
+    /// Games per variant and opponent
+    #[arg(long, default_value_t = 200)]
+    games: u32,
+    /// UniClue deals for the query distribution (default: 5 x --games)
+    #[arg(long, value_name = "N")]
+    uniclue_games: Option<u32>,
+    /// Games of speedclue against notebook, the acceptance row (default: --games)
+    #[arg(long, value_name = "N")]
+    speedclue_games: Option<u32>,
+    /// Only these variants (repeatable; default: all)
+    #[arg(long = "variant", value_name = "NAME")]
+    variants: Vec<Variant>,
+    /// Seats per game (default: each variant's default table size)
+    #[arg(long)]
+    players: Option<u8>,
+    /// First game seed; game i uses seed + i
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at once
+    #[arg(long, default_value_t = 2)]
+    jobs: usize,
+}
+
+pub fn run(command: BenchCommand) -> anyhow::Result<ExitCode> {
+    match command {
+        BenchCommand::Strength(args) => strength(&args),
+        BenchCommand::Decisions(args) => super::bench_decisions::decisions(&args),
+    }
+}
+
+/// What one game said about sleuth.
+#[derive(Clone, Copy, Default)]
+struct Tally {
+    games: u32,
+    wins: u32,
+    draws: u32,
+    wrong: u32,
+    disqualified: u32,
+    calls: u64,
+    time: Duration,
+    slowest: Duration,
+}
+
+impl Tally {
+    fn add(&mut self, other: &Tally) {
+        self.games += other.games;
+        self.wins += other.wins;
+        self.draws += other.draws;
+        self.wrong += other.wrong;
+        self.disqualified += other.disqualified;
+        self.calls += other.calls;
+        self.time += other.time;
+        self.slowest = self.slowest.max(other.slowest);
+    }
+}
+
+/// Times every call of the bot it wraps.
+struct Timed {
+    inner: Box<dyn SeatController>,
+    calls: u64,
+    time: Duration,
+    slowest: Duration,
+}
+
+impl SeatController for &mut Timed {
+    fn call(&mut self, request: &Request) -> Result<Reply, Fault> {
+        let started = Instant::now();
+        let reply = self.inner.call(request);
+        let took = started.elapsed();
+        // Watching is bookkeeping; the decisions are what must be fast.
+        if !matches!(request, Request::Watch { .. }) {
+            self.calls += 1;
+            self.time += took;
+            self.slowest = self.slowest.max(took);
+        }
+        reply
+    }
+}
+
+fn builtin(name: &str) -> anyhow::Result<Box<dyn SeatController>> {
+    bots::builtin(name).with_context(|| format!("no built-in bot `{name}`"))
+}
+
+/// One game: `hero` at seat `seat`, `opponent` everywhere else. Returns the
+/// tally and the hero's suggestions.
+fn one_game(
+    config: &GameConfig,
+    seed: u64,
+    seat: usize,
+    hero: &str,
+    opponent: &str,
+) -> anyhow::Result<(Tally, u32)> {
+    let seats = acting_seats(config);
+    let seat = seat % seats;
+    let mut timed = Timed {
+        inner: builtin(hero)?,
+        calls: 0,
+        time: Duration::ZERO,
+        slowest: Duration::ZERO,
+    };
+    let record = {
+        let mut controllers: Vec<Box<dyn SeatController + '_>> = Vec::new();
+        let mut hero_slot = Some(&mut timed);
+        for s in 0..seats {
+            match (s == seat, hero_slot.take()) {
+                (true, Some(t)) => controllers.push(Box::new(t)),
+                (_, slot) => {
+                    hero_slot = slot;
+                    controllers.push(builtin(opponent)?);
+                }
+            }
+        }
+        play(config, seed, &mut controllers)?
+    };
+    let state = &record.seats[seat];
+    let tally = Tally {
+        games: 1,
+        wins: u32::from(record.winner.is_some_and(|w| w.index() == seat)),
+        draws: u32::from(record.winner.is_none()),
+        wrong: u32::from(state.outcome == Outcome::WrongAccusation),
+        disqualified: u32::from(matches!(state.outcome, Outcome::Disqualified(_))),
+        calls: timed.calls,
+        time: timed.time,
+        slowest: timed.slowest,
+    };
+    Ok((tally, state.suggestions))
+}
+
+/// Plays `games` games on `jobs` threads; game `i` gets `make(i)`.
+fn play_many<F>(games: u32, jobs: usize, make: F) -> anyhow::Result<Vec<(Tally, u32)>>
+where
+    F: Fn(u32) -> anyhow::Result<(Tally, u32)> + Sync,
+{
+    let jobs = jobs.clamp(1, 64) as u32;
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..jobs)
+            .map(|j| {
+                let make = &make;
+                scope.spawn(move || {
+                    (j..games)
+                        .step_by(jobs as usize)
+                        .map(|i| make(i).map(|result| (i, result)))
+                        .collect::<anyhow::Result<Vec<_>>>()
+                })
+            })
+            .collect();
+        let mut all = Vec::new();
+        for worker in workers {
+            match worker.join() {
+                Ok(results) => all.extend(results?),
+                Err(_) => bail!("a bench worker panicked"),
+            }
+        }
+        // In game order, whatever worker played each.
+        all.sort_by_key(|&(i, _)| i);
+        Ok(all.into_iter().map(|(_, result)| result).collect())
+    })
+}
+
+fn strength(args: &StrengthArgs) -> anyhow::Result<ExitCode> {
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let variants = if args.variants.is_empty() {
+        Variant::ALL.to_vec()
+    } else {
+        args.variants.clone()
+    };
+    println!(
+        "sleuth, {} games per variant and opponent, seeds from {}; sleuth's seat rotates",
+        args.games, args.seed
+    );
+    println!();
+    let mut rows: Vec<(Variant, u8, &str, Tally)> = Vec::new();
+    println!(
+        "{:<12} {:>7} {:<9} {:>6} {:>6} {:>7} {:>15} {:>6} {:>6} {:>4} {:>9} {:>9}",
+        "variant",
+        "players",
+        "against",
+        "games",
+        "wins",
+        "rate",
+        "95% interval",
+        "fair",
+        "wrong",
+        "dq",
+        "ms/call",
+        "max ms"
+    );
+    for &variant in &variants {
+        let players = args
+            .players
+            .unwrap_or_else(|| GameConfig::default_players(variant));
+        let config = GameConfig::new(variant, players);
+        config
+            .validate()
+            .with_context(|| format!("{variant} with {players} players"))?;
+        for opponent in ["notebook", "clueless"] {
+            let games = match (variant, opponent) {
+                (Variant::Speedclue, "notebook") => args.speedclue_games.unwrap_or(args.games),
+                _ => args.games,
+            };
+            let results = play_many(games, args.jobs, |i| {
+                one_game(
+                    &config,
+                    args.seed + u64::from(i),
+                    i as usize,
+                    "sleuth",
+                    opponent,
+                )
+            })?;
+            let mut total = Tally::default();
+            results.iter().for_each(|(t, _)| total.add(t));
+            // In uniclue only the client plays: a win is a solved deal.
+            let against = if variant == Variant::Uniclue {
+                "server"
+            } else {
+                opponent
+            };
+            print_row(variant, players, against, &total, acting_seats(&config));
+            rows.push((variant, players, against, total));
+            if variant == Variant::Uniclue {
+                break;
+            }
+        }
+    }
+    let queries = if variants.contains(&Variant::Uniclue) {
+        uniclue_queries(args)?
+    } else {
+        None
+    };
+    let met = acceptance(&rows, queries.as_ref());
+    Ok(if met {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// The variants where a wrong accusation eliminates the accuser (in
+/// `csci306` it costs a turn; in `generalized` every guess, right or wrong,
+/// ends the guesser's game and the guesses are ranked).
+const ELIMINATING: [Variant; 5] = [
+    Variant::Classic,
+    Variant::Framework,
+    Variant::Uniclue,
+    Variant::Cyberclue,
+    Variant::Speedclue,
+];
+
+/// The acceptance of issue 10, stated from the rows above: whether each
+/// holds. Returns whether all that were measured hold.
+fn acceptance(rows: &[(Variant, u8, &str, Tally)], queries: Option<&Queries>) -> bool {
+    let yes = |ok: bool| if ok { "yes" } else { "NO" };
+    let mut met = true;
+    println!();
+    println!("acceptance");
+    if let Some(q) = queries {
+        let ok = q.solved == q.deals && q.max < 43;
+        met &= ok;
+        println!(
+            "  uniclue: {} of {} random deals (3 to 6 players) solved, most queries {}; every one in fewer than 43 queries: {}; mean {:.2}, p95 {}",
+            q.solved,
+            q.deals,
+            q.max,
+            yes(ok),
+            q.mean,
+            q.p95
+        );
+    }
+    for (_, players, _, t) in rows
+        .iter()
+        .filter(|(v, _, against, _)| *v == Variant::Speedclue && *against == "notebook")
+    {
+        let rate = f64::from(t.wins) / f64::from(t.games.max(1));
+        let (low, high) = wilson(t.wins, t.games);
+        let ok = *players == 4 && rate >= 0.45;
+        met &= ok;
+        println!(
+            "  speedclue, {players} players, sleuth against {} notebook: {} wins in {} games, {:.1}% (95% {:.1}%-{:.1}%); at least 45% at 4 players: {}",
+            players - 1,
+            t.wins,
+            t.games,
+            rate * 100.0,
+            low * 100.0,
+            high * 100.0,
+            yes(ok)
+        );
+    }
+    let eliminating: Vec<&Tally> = rows
+        .iter()
+        .filter(|(v, ..)| ELIMINATING.contains(v))
+        .map(|(.., t)| t)
+        .collect();
+    let games: u32 = eliminating.iter().map(|t| t.games).sum();
+    let wrong: u32 = eliminating.iter().map(|t| t.wrong).sum();
+    met &= wrong == 0;
+    println!(
+        "  wrong accusations where one eliminates (classic, framework, uniclue, cyberclue, speedclue): {wrong} in {games} games: {}",
+        yes(wrong == 0)
+    );
+    let all_games: u32 =
+        rows.iter().map(|(.., t)| t.games).sum::<u32>() + queries.map_or(0, |q| q.deals);
+    let disqualified: u32 = rows.iter().map(|(.., t)| t.disqualified).sum::<u32>()
+        + queries.map_or(0, |q| q.disqualified);
+    met &= disqualified == 0;
+    println!(
+        "  rules violations (disqualifications) over all {all_games} games across the variants: {disqualified}: {}",
+        yes(disqualified == 0)
+    );
+    met
+}
+
+fn print_row(variant: Variant, players: u8, against: &str, t: &Tally, seats: usize) {
+    let rate = f64::from(t.wins) / f64::from(t.games.max(1));
+    let (low, high) = wilson(t.wins, t.games);
+    let mean_ms = if t.calls == 0 {
+        0.0
+    } else {
+        t.time.as_secs_f64() * 1000.0 / t.calls as f64
+    };
+    println!(
+        "{:<12} {:>7} {:<9} {:>6} {:>6} {:>6.1}% {:>6.1}%-{:>6.1}% {:>5.1}% {:>6} {:>4} {:>9.3} {:>9.1}",
+        variant.name(),
+        players,
+        against,
+        t.games,
+        t.wins,
+        rate * 100.0,
+        low * 100.0,
+        high * 100.0,
+        100.0 / seats.max(1) as f64,
+        t.wrong,
+        t.disqualified,
+        mean_ms,
+        t.slowest.as_secs_f64() * 1000.0
+    );
+}
+
+/// What the uniclue deals gave, over every table size.
+struct Queries {
+    deals: u32,
+    solved: u32,
+    disqualified: u32,
+    mean: f64,
+    p95: u32,
+    max: u32,
+}
+
+/// The queries sleuth needs in `uniclue`, over deals with 3 to 6 players.
+fn uniclue_queries(args: &StrengthArgs) -> anyhow::Result<Option<Queries>> {
+    let games = args.uniclue_games.unwrap_or(args.games.saturating_mul(5));
+    if games == 0 {
+        return Ok(None);
+    }
+    println!();
+    println!("uniclue: queries to a correct accusation over {games} random deals (3 to 6 players)");
+    println!(
+        "{:<8} {:>6} {:>7} {:>7} {:>6} {:>5} {:>5}",
+        "players", "deals", "solved", "mean", "p50", "p95", "max"
+    );
+    let configs: Vec<GameConfig> = (3..=6)
+        .map(|p| GameConfig::new(Variant::Uniclue, p))
+        .collect();
+    let results = play_many(games, args.jobs, |i| {
+        let config = &configs[i as usize % configs.len()];
+        one_game(config, args.seed + u64::from(i), 0, "sleuth", "notebook")
+    })?;
+    let mut rows: Vec<(String, Vec<&(Tally, u32)>)> = (3..=6)
+        .map(|p| {
+            let of_p: Vec<&(Tally, u32)> = results
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| i % configs.len() + 3 == p)
+                .map(|(_, r)| r)
+                .collect();
+            (p.to_string(), of_p)
+        })
+        .collect();
+    rows.push(("all".to_string(), results.iter().collect()));
+    let mut summary = None;
+    for (label, games) in rows {
+        let mut queries: Vec<u32> = games
+            .iter()
+            .filter(|(t, _)| t.wins == 1)
+            .map(|(_, q)| *q)
+            .collect();
+        queries.sort_unstable();
+        let solved = queries.len();
+        let mean = queries.iter().map(|&q| f64::from(q)).sum::<f64>() / solved.max(1) as f64;
+        let at = |f: f64| {
+            queries
+                .get(((solved as f64 * f).ceil() as usize).saturating_sub(1))
+                .copied()
+                .unwrap_or(0)
+        };
+        println!(
+            "{:<8} {:>6} {:>7} {:>7.2} {:>6} {:>5} {:>5}",
+            label,
+            games.len(),
+            solved,
+            mean,
+            at(0.5),
+            at(0.95),
+            queries.last().copied().unwrap_or(0)
+        );
+        if label == "all" {
+            summary = Some(Queries {
+                deals: games.len() as u32,
+                solved: solved as u32,
+                disqualified: games.iter().map(|(t, _)| t.disqualified).sum(),
+                mean,
+                p95: at(0.95),
+                max: queries.last().copied().unwrap_or(0),
+            });
+        }
+    }
+    Ok(summary)
+}

@@ -1,0 +1,293 @@
+//! `builtin:human`: a person at the terminal, in every variant, as the
+//! CyberClue ConsolePlayer and the framework's Human.jar offered. It prints
+//! what the seat sees and the legal choices, and reads the choice as a
+//! number (or a list of numbers) from standard input.
+
+use std::io::{BufRead, Write};
+
+use clue_engine::{Fault, SeatController};
+use clue_plugin_api::{
+    Accusation, AccusePoint, Card, Category, DqReason, Position, Reply, Request, Seat, Setup,
+    Suggestion,
+};
+
+use clue_arena::narrate::describe;
+use clue_runtime::bots::{self, BotKind, BotSpec};
+
+/// Seats a bot for `clue play` and `clue framework`: `builtin:human` is the
+/// person at this terminal, every other spec goes to [`bots::connect`].
+pub fn seat(spec: &BotSpec) -> Result<Box<dyn SeatController>, bots::SpecError> {
+    if spec.kind == BotKind::Builtin && spec.target == bots::HUMAN {
+        Ok(Box::new(ConsoleHuman::stdin()))
+    } else {
+        bots::connect(spec)
+    }
+}
+
+/// A person playing one seat through a reader and a writer (the terminal).
+pub struct ConsoleHuman<R, W> {
+    input: R,
+    output: W,
+    setup: Option<Setup>,
+}
+
+/// The terminal closed or could not be written to: the seat cannot answer.
+fn gone() -> Fault {
+    Fault::new(DqReason::Crash, "the terminal closed")
+}
+
+impl ConsoleHuman<std::io::StdinLock<'static>, std::io::Stdout> {
+    /// A person at this process's terminal.
+    pub fn stdin() -> Self {
+        ConsoleHuman::new(std::io::stdin().lock(), std::io::stdout())
+    }
+}
+
+impl<R: BufRead, W: Write> ConsoleHuman<R, W> {
+    pub fn new(input: R, output: W) -> Self {
+        ConsoleHuman {
+            input,
+            output,
+            setup: None,
+        }
+    }
+
+    fn say(&mut self, text: &str) -> Result<(), Fault> {
+        writeln!(self.output, "{text}")
+            .and_then(|_| self.output.flush())
+            .map_err(|_| gone())
+    }
+
+    fn line(&mut self, prompt: &str) -> Result<String, Fault> {
+        write!(self.output, "{prompt} ")
+            .and_then(|_| self.output.flush())
+            .map_err(|_| gone())?;
+        let mut line = String::new();
+        match self.input.read_line(&mut line) {
+            Ok(0) | Err(_) => Err(gone()),
+            Ok(_) => Ok(line.trim().to_string()),
+        }
+    }
+
+    fn yes(&mut self, prompt: &str, default: bool) -> Result<bool, Fault> {
+        loop {
+            let answer = self.line(prompt)?.to_ascii_lowercase();
+            match answer.as_str() {
+                "" => return Ok(default),
+                "y" | "yes" => return Ok(true),
+                "n" | "no" => return Ok(false),
+                _ => self.say("answer y or n")?,
+            }
+        }
+    }
+
+    /// Lists `options` numbered from 1 and reads one choice.
+    fn choose(&mut self, what: &str, options: &[String]) -> Result<usize, Fault> {
+        for (i, o) in options.iter().enumerate() {
+            self.say(&format!("  {:>2}) {o}", i + 1))?;
+        }
+        loop {
+            let answer = self.line(&format!("{what} [1-{}]:", options.len()))?;
+            match answer.parse::<usize>() {
+                Ok(n) if (1..=options.len()).contains(&n) => return Ok(n - 1),
+                _ => self.say(&format!("type a number from 1 to {}", options.len()))?,
+            }
+        }
+    }
+
+    /// Reads a list of distinct numbers from 1 to `len`, `count` of them if given.
+    fn choose_many(
+        &mut self,
+        what: &str,
+        len: usize,
+        count: Option<usize>,
+    ) -> Result<Vec<usize>, Fault> {
+        loop {
+            let answer = self.line(&format!("{what} (numbers separated by spaces):"))?;
+            let picked: Option<Vec<usize>> = answer
+                .split(|c: char| c == ',' || c.is_whitespace())
+                .filter(|s| !s.is_empty())
+                .map(|s| {
+                    s.parse::<usize>()
+                        .ok()
+                        .filter(|n| (1..=len).contains(n))
+                        .map(|n| n - 1)
+                })
+                .collect();
+            match picked {
+                Some(mut p) if !p.is_empty() => {
+                    let n = p.len();
+                    p.sort_unstable();
+                    p.dedup();
+                    if p.len() != n {
+                        self.say("name each one once")?;
+                    } else if count.is_some_and(|c| c != n) {
+                        self.say(&format!("name exactly {}", count.unwrap_or(n)))?;
+                    } else {
+                        return Ok(p);
+                    }
+                }
+                _ => self.say(&format!("type numbers from 1 to {len}"))?,
+            }
+        }
+    }
+
+    fn setup(&self) -> Result<&Setup, Fault> {
+        self.setup.as_ref().ok_or_else(|| {
+            Fault::new(
+                DqReason::ProtocolError,
+                "asked to play before the game began",
+            )
+        })
+    }
+
+    fn names(&self) -> Vec<String> {
+        let players = self.setup.as_ref().map_or(0, |s| s.players);
+        let me = self.setup.as_ref().map(|s| s.seat);
+        (0..players)
+            .map(|s| {
+                if Some(Seat(s)) == me {
+                    "you".to_string()
+                } else {
+                    format!("seat {s}")
+                }
+            })
+            .collect()
+    }
+
+    fn card_names(&self, cards: &[Card]) -> Result<Vec<String>, Fault> {
+        let deck = &self.setup()?.deck;
+        Ok(cards.iter().map(|&c| deck.name(c).to_string()).collect())
+    }
+
+    fn place(&self, p: Position) -> String {
+        match (p, &self.setup) {
+            (Position::Room(card), Some(s)) => s.deck.name(card).to_string(),
+            (Position::Room(card), None) => card.to_string(),
+            (Position::Cell { row, col }, _) => format!("row {row}, column {col}"),
+        }
+    }
+
+    /// One card of each category; `fixed` is the room the turn names.
+    fn pick_cards(&mut self, fixed: Option<Card>) -> Result<Vec<Card>, Fault> {
+        let deck = self.setup()?.deck.clone();
+        let mut cards = Vec::new();
+        for category in deck.categories() {
+            if let (Category::Room, Some(room)) = (category, fixed) {
+                self.say(&format!("room: {}", deck.name(room)))?;
+                cards.push(room);
+                continue;
+            }
+            let options = deck.of(category);
+            let names = self.card_names(&options)?;
+            let i = self.choose(category.name(), &names)?;
+            cards.push(options[i]);
+        }
+        Ok(cards)
+    }
+
+    fn accuse(&mut self, point: AccusePoint) -> Result<Option<Accusation>, Fault> {
+        let forced = point == AccusePoint::Forced;
+        if forced {
+            self.say("you must accuse now")?;
+        } else if !self.yes("accuse now? [y/N]", false)? {
+            return Ok(None);
+        }
+        let setup = self.setup()?.clone();
+        if setup.deck.categories() == [Category::Item] {
+            let k = usize::from(setup.rules.hidden.first().copied().unwrap_or(1));
+            let names = self.card_names(&setup.deck.all().collect::<Vec<_>>())?;
+            for (i, n) in names.iter().enumerate() {
+                self.say(&format!("  {:>2}) {n}", i + 1))?;
+            }
+            let picked =
+                self.choose_many(&format!("the {k} hidden items"), names.len(), Some(k))?;
+            return Ok(Some(Accusation {
+                cards: picked.into_iter().map(|i| Card(i as u16)).collect(),
+            }));
+        }
+        Ok(Some(Accusation {
+            cards: self.pick_cards(None)?,
+        }))
+    }
+}
+
+impl<R: BufRead, W: Write> SeatController for ConsoleHuman<R, W> {
+    fn call(&mut self, request: &Request) -> Result<Reply, Fault> {
+        match request {
+            Request::BeginGame { setup } => {
+                self.setup = Some((**setup).clone());
+                let hand = self.card_names(&setup.hand)?.join(", ");
+                self.say(&format!(
+                    "{} game, {} players; you are seat {}. Your hand: {hand}",
+                    setup.variant, setup.players, setup.seat.0
+                ))?;
+                Ok(Reply::Ok)
+            }
+            Request::Watch { event } => {
+                let names = self.names();
+                let text = describe(event, &self.setup()?.deck, &names);
+                self.say(&format!("* {text}"))?;
+                Ok(Reply::Ok)
+            }
+            Request::Accuse(r) => Ok(Reply::Accuse {
+                accusation: self.accuse(r.point)?,
+            }),
+            Request::Move(r) => {
+                if let Some(roll) = r.turn.roll {
+                    self.say(&format!("you rolled {roll}"))?;
+                }
+                if let Some(at) = r.turn.position {
+                    let here = self.place(at);
+                    self.say(&format!("you are at {here}"))?;
+                }
+                let options: Vec<String> = r.targets.iter().map(|&p| self.place(p)).collect();
+                let i = self.choose("move to", &options)?;
+                Ok(Reply::Move { to: r.targets[i] })
+            }
+            Request::Suggest(r) => {
+                if r.optional && !self.yes("suggest? [Y/n]", true)? {
+                    return Ok(Reply::Suggest { suggestion: None });
+                }
+                if !r.opponents.is_empty() {
+                    let names = self.names();
+                    let options: Vec<String> = r
+                        .opponents
+                        .iter()
+                        .map(|s| names.get(s.index()).cloned().unwrap_or_default())
+                        .collect();
+                    let target = r.opponents[self.choose("interrogate", &options)?];
+                    let deck = self.setup()?.deck.clone();
+                    let all: Vec<Card> = deck.all().collect();
+                    let names = self.card_names(&all)?;
+                    for (i, n) in names.iter().enumerate() {
+                        self.say(&format!("  {:>2}) {n}", i + 1))?;
+                    }
+                    let picked = self.choose_many("items to ask about", all.len(), None)?;
+                    return Ok(Reply::Suggest {
+                        suggestion: Some(Suggestion {
+                            cards: picked.into_iter().map(|i| all[i]).collect(),
+                            target: Some(target),
+                        }),
+                    });
+                }
+                let cards = self.pick_cards(r.turn.room)?;
+                Ok(Reply::Suggest {
+                    suggestion: Some(Suggestion {
+                        cards,
+                        target: None,
+                    }),
+                })
+            }
+            Request::Respond(r) => {
+                let asked = self.card_names(&r.suggestion.cards)?.join(", ");
+                self.say(&format!("seat {} suggests {asked}", r.suggester.0))?;
+                let options = self.card_names(&r.matching)?;
+                let i = self.choose("show", &options)?;
+                Ok(Reply::Respond {
+                    card: Some(r.matching[i]),
+                })
+            }
+        }
+    }
+}

@@ -1,0 +1,114 @@
+//! `clue`: the Clue Arena command line, thin over the host's crates: one
+//! module per subcommand parses its arguments and prints; the work is done in
+//! `clue-runtime` (bots), `clue-arena` (games, tournaments) and `clue-web`
+//! (`clue serve`). The console human (`builtin:human`) and the bench
+//! commands live here too.
+
+#![forbid(unsafe_code)]
+
+mod bench;
+mod bench_decisions;
+mod board;
+mod framework;
+mod human;
+mod options;
+mod play;
+mod replay;
+mod serve;
+mod speedclue;
+mod tournament;
+mod uniclue;
+mod uniclue_client;
+mod worker;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "clue",
+    version,
+    about = "Clue Arena: a host in which Clue bots compete"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Measure the bots: `clue bench strength` plays sleuth against the other built-in bots
+    #[command(subcommand)]
+    Bench(bench::BenchCommand),
+    /// The host's helper processes (native plugin workers): not for direct use
+    #[command(subcommand, hide = true)]
+    Worker(worker::WorkerCommand),
+    /// Draw a board, or list the targets of a roll or the cells next to one
+    Board {
+        #[command(subcommand)]
+        command: board::BoardCommand,
+    },
+    /// Framework (seeds/000): one game among bots speaking its text protocol,
+    /// like the framework's `java -jar Clue.jar "CMD1" "CMD2"`
+    Framework(framework::FrameworkArgs),
+    /// Play one game and print an account of it
+    Play(play::PlayArgs),
+    /// Re-run a logged game from its seed and bots and check every event is identical
+    Replay {
+        /// A game log written by `clue play --log`
+        #[arg(required_unless_present = "db", conflicts_with = "db")]
+        log: Option<PathBuf>,
+        /// A tournament results store to take the game from (with --game)
+        #[arg(long, value_name = "PATH", requires = "game")]
+        db: Option<PathBuf>,
+        /// The game's index in the store
+        #[arg(long, value_name = "N", requires = "db")]
+        game: Option<u64>,
+    },
+    /// Play and watch in the browser: serve the page on loopback (docs/web.md)
+    Serve(serve::ServeArgs),
+    /// Speed Clue (2014): play a bot as an entrant of a contest server
+    #[command(subcommand)]
+    Speedclue(speedclue::SpeedclueCommand),
+    /// Run tournaments from a tournament file and report on their results
+    #[command(subcommand)]
+    Tournament(tournament::TournamentCommand),
+    /// UniClue (seeds/001): act as the judges' server, a drop-in for `test4`
+    #[command(subcommand)]
+    Uniclue(uniclue::UniclueCommand),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    let result = match cli.command {
+        Command::Bench(command) => bench::run(command),
+        Command::Board { command } => board::run(command),
+        Command::Framework(args) => framework::run(args),
+        Command::Play(args) => play::run(args),
+        Command::Worker(command) => worker::run(command),
+        Command::Replay { log, db, game } => replay::run(log.as_deref(), db.as_deref(), game),
+        Command::Serve(args) => serve::run(args),
+        Command::Speedclue(command) => speedclue::run(command),
+        Command::Tournament(command) => tournament::run(command),
+        Command::Uniclue(command) => uniclue::run(command),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,64 @@
+//! `clue play`: one game, printed as it happened.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clue_engine::GameRecord;
+use clue_arena::account::account;
+use clue_runtime::bots::BotSpec;
+use clue_arena::logfile::GameLog;
+use crate::options::VariantArgs;
+use clue_arena::game;
+
+#[derive(clap::Args)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    variant: VariantArgs,
+    /// The game seed: the same seed and bots give the same game
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// A bot, as KIND:TARGET (builtin:notebook, builtin:clueless, ...), one per seat in
+    /// order; seats not given get built-in bots
+    #[arg(long = "bot", value_name = "SPEC")]
+    bots: Vec<BotSpec>,
+    /// Write the full event log (JSON lines) here
+    #[arg(long, value_name = "FILE")]
+    log: Option<PathBuf>,
+    /// Print only the result line
+    #[arg(long)]
+    quiet: bool,
+}
+
+pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
+    let config = args.variant.config()?;
+    let specs = game::fill_seats(&config, &args.bots)?;
+    let record = game::play_game_with(&config, args.seed, &specs, &crate::human::seat)?;
+    report(&record, &specs, args.quiet, args.log.as_deref())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Prints a finished game (its account, or only the result line when
+/// `quiet`) and writes its event log to `log` if one was asked for.
+pub fn report(
+    record: &GameRecord,
+    specs: &[BotSpec],
+    quiet: bool,
+    log: Option<&Path>,
+) -> anyhow::Result<()> {
+    let names: Vec<String> = specs.iter().map(ToString::to_string).collect();
+    if quiet {
+        match record.winner {
+            Some(w) => println!("winner: seat {} ({})", w.0, names[w.index()]),
+            None => println!("no winner"),
+        }
+    } else {
+        print!("{}", account(record, &record.deck, &names));
+    }
+    if let Some(path) = log {
+        GameLog::from_record(record, specs)
+            .save(path)
+            .with_context(|| format!("writing the game log to {}", path.display()))?;
+    }
+    Ok(())
+}

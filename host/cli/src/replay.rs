@@ -1,0 +1,43 @@
+//! `clue replay`: re-run a logged game and compare every event.
+
+use std::process::ExitCode;
+
+use clue_arena::logfile::GameLog;
+use clue_arena::game::{self, ReplayResult};
+
+/// Replays a log file, or game `game` of the tournament store `db`.
+pub fn run(
+    path: Option<&std::path::Path>,
+    db: Option<&std::path::Path>,
+    game: Option<u64>,
+) -> anyhow::Result<ExitCode> {
+    let log = match (path, db, game) {
+        (Some(path), _, _) => GameLog::load(path)?,
+        (None, Some(db), Some(index)) => {
+            if !db.exists() {
+                anyhow::bail!("{}: no such results store", db.display());
+            }
+            clue_arena::store::Store::open(db)?.log(index)?
+        }
+        _ => anyhow::bail!("give a log file, or --db PATH --game N"),
+    };
+    match game::replay(&log)? {
+        ReplayResult::Identical { events } => {
+            println!("identical: all {events} events replayed the same");
+            Ok(ExitCode::SUCCESS)
+        }
+        ReplayResult::Differs {
+            index,
+            logged,
+            replayed,
+        } => {
+            println!("differs at event {index}");
+            println!("  logged:   {}", logged.unwrap_or_else(|| "(none)".into()));
+            println!(
+                "  replayed: {}",
+                replayed.unwrap_or_else(|| "(none)".into())
+            );
+            Ok(ExitCode::FAILURE)
+        }
+    }
+}

@@ -1,0 +1,261 @@
+//! JSON-lines process bots: the Python example through whole games, and
+//! every misbehaviour disqualified with the right label.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use clue_engine::{GameConfig, GameRecord, Outcome, SeatController, play};
+use clue_runtime::bots::builtin;
+use clue_runtime::process::ProcessLimits;
+use clue_runtime::process::jsonl::JsonlBot;
+use clue_plugin_api::{DqReason, Variant};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn python_example() -> String {
+    format!(
+        "python3 {}",
+        root().join("plugins/python-example/bot.py").display()
+    )
+}
+
+fn misbehave(mode: &str) -> String {
+    format!(
+        "sh {} {mode}",
+        root()
+            .join("host/runtime/tests/process_bots/misbehave.sh")
+            .display()
+    )
+}
+
+fn patient() -> ProcessLimits {
+    ProcessLimits {
+        startup: Duration::from_secs(20),
+        message: Duration::from_secs(10),
+        ..ProcessLimits::default()
+    }
+}
+
+fn strict() -> ProcessLimits {
+    ProcessLimits {
+        startup: Duration::from_secs(5),
+        message: Duration::from_millis(300),
+        max_line: 4096,
+        max_output: 1 << 20,
+        ..ProcessLimits::default()
+    }
+}
+
+/// Plays `config` with `commands` in the first seats and built-in bots after.
+fn game(config: &GameConfig, commands: &[String], limits: &ProcessLimits) -> GameRecord {
+    let seats = clue_engine::acting_seats(config);
+    let mut bots: Vec<Box<dyn SeatController>> = Vec::new();
+    for command in commands {
+        bots.push(Box::new(JsonlBot::spawn(command, limits).expect("starts")));
+    }
+    for i in commands.len()..seats {
+        let name = if i % 2 == 0 { "notebook" } else { "clueless" };
+        bots.push(builtin(name).expect("built-in"));
+    }
+    play(config, 11, &mut bots).expect("valid game")
+}
+
+fn assert_clean(record: &GameRecord) {
+    for seat in &record.seats {
+        assert!(
+            !matches!(seat.outcome, Outcome::Disqualified(_)),
+            "seat {} disqualified: {:?} {:?}",
+            seat.seat.0,
+            seat.outcome,
+            seat.detail
+        );
+    }
+}
+
+#[test]
+fn python_example_plays_speedclue() {
+    let config = GameConfig::new(Variant::Speedclue, 4);
+    let record = game(&config, &[python_example(), python_example()], &patient());
+    assert_clean(&record);
+}
+
+#[test]
+fn python_example_plays_generalized() {
+    let mut config = GameConfig::new(Variant::Generalized, 3);
+    config.generalized.items = 14;
+    config.generalized.hidden = 2;
+    let record = game(&config, &[python_example(), python_example()], &patient());
+    assert_clean(&record);
+}
+
+#[test]
+fn python_example_wins_uniclue() {
+    let config = GameConfig::new(Variant::Uniclue, 4);
+    let record = game(&config, &[python_example()], &patient());
+    assert_clean(&record);
+    assert_eq!(record.seats[0].outcome, Outcome::Won);
+}
+
+/// Seat 0 runs `misbehave.sh MODE`; it must be disqualified with `reason`
+/// and a detail containing `detail`.
+fn check(mode: &str, reason: DqReason, detail: &str) {
+    let config = GameConfig::new(Variant::Speedclue, 3);
+    let record = game(&config, &[misbehave(mode)], &strict());
+    let seat = &record.seats[0];
+    assert_eq!(
+        seat.outcome,
+        Outcome::Disqualified(reason),
+        "{mode}: {:?}",
+        seat.detail
+    );
+    let said = seat.detail.clone().unwrap_or_default();
+    assert!(said.contains(detail), "{mode}: `{said}` lacks `{detail}`");
+}
+
+#[test]
+fn a_bot_that_never_says_hello_times_out() {
+    check("silent", DqReason::Timeout, "no hello within");
+}
+
+#[test]
+fn another_protocol_version_is_a_protocol_error() {
+    check("badhello", DqReason::ProtocolError, "9.0");
+}
+
+#[test]
+fn a_wrong_hello_is_quoted() {
+    check("nothello", DqReason::ProtocolError, "`HELO there`");
+}
+
+#[test]
+fn garbage_is_a_protocol_error_quoting_the_line() {
+    check("garbage", DqReason::ProtocolError, "`this is not json`");
+}
+
+#[test]
+fn closing_stdout_is_a_crash() {
+    check("closes", DqReason::Crash, "closed its output");
+}
+
+#[test]
+fn exiting_is_a_crash_with_the_status() {
+    check("exits", DqReason::Crash, "status 3");
+}
+
+#[test]
+fn hanging_is_a_timeout() {
+    check("hangs", DqReason::Timeout, "no reply to `");
+}
+
+#[test]
+fn flooding_is_a_protocol_error() {
+    check("flood", DqReason::ProtocolError, "");
+}
+
+#[test]
+fn a_never_ending_line_is_a_protocol_error() {
+    check("longline", DqReason::ProtocolError, "longer than the cap");
+}
+
+#[test]
+fn exiting_while_children_hold_stdout_is_still_a_crash() {
+    check("forks", DqReason::Crash, "status 4");
+}
+
+#[test]
+fn a_missing_program_is_an_error_at_start() {
+    let error = JsonlBot::spawn("/nonexistent/bot --flag", &strict()).err();
+    let message = error.map(|e| e.to_string()).unwrap_or_default();
+    assert!(message.contains("/nonexistent/bot"), "{message}");
+}
+
+#[test]
+fn stderr_is_kept_up_to_the_cap() {
+    let limits = ProcessLimits {
+        max_stderr: 10,
+        ..strict()
+    };
+    let command = "sh -c 'echo 0123456789abcdef >&2; sleep 100'";
+    let mut bot = JsonlBot::spawn(command, &limits).expect("starts");
+    let stderr = JsonlBot::stderr(&bot);
+    let request = clue_plugin_api::Request::Watch {
+        event: clue_plugin_api::Event::Disqualified {
+            seat: clue_plugin_api::Seat(1),
+            reason: DqReason::Timeout,
+        },
+    };
+    let fault = bot.call(&request).expect_err("no hello");
+    assert_eq!(fault.reason, DqReason::Timeout);
+    let text = stderr.text();
+    assert!(text.starts_with("0123456789\n["), "{text}");
+    assert!(text.contains("7 more bytes dropped"), "{text}");
+}
+
+#[test]
+fn a_disqualified_bots_stderr_is_in_the_record_and_the_account() {
+    let config = GameConfig::new(Variant::Speedclue, 3);
+    let record = game(&config, &[misbehave("complains")], &strict());
+    let seat = &record.seats[0];
+    assert_eq!(seat.outcome, Outcome::Disqualified(DqReason::Crash));
+    let stderr = seat.stderr.clone().unwrap_or_default();
+    assert!(
+        stderr.contains("misbehave: I give up on this request"),
+        "{stderr:?}"
+    );
+    // Built-in bots have no stderr to keep.
+    assert_eq!(record.seats[1].stderr, None);
+
+    // `clue play` shows it under the disqualified seat.
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_clue"))
+        .args(["play", "--variant", "speedclue", "--players", "3", "--bot"])
+        .arg(format!("jsonl:{}", misbehave("complains")))
+        .output()
+        .expect("clue runs");
+    let account = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{output:?}");
+    assert!(
+        account.contains("its stderr (last 1 lines):\n    | misbehave: I give up on this request"),
+        "{account}"
+    );
+}
+
+#[test]
+fn a_well_behaved_bots_stderr_is_kept_and_does_not_break_a_replay() {
+    let scratch = tempfile::tempdir().expect("a scratch directory");
+    let log = scratch.path().join("game.jsonl");
+    let bot = format!("jsonl:sh -c 'date +%N >&2; exec {}'", python_example());
+    let play = std::process::Command::new(env!("CARGO_BIN_EXE_clue"))
+        .args([
+            "play",
+            "--quiet",
+            "--variant",
+            "speedclue",
+            "--players",
+            "3",
+            "--bot",
+            &bot,
+            "--log",
+        ])
+        .arg(&log)
+        .output()
+        .expect("clue runs");
+    assert!(play.status.success(), "{play:?}");
+    let text = std::fs::read_to_string(&log).expect("the log is written");
+    assert!(
+        text.contains("\"stderr\""),
+        "the log keeps the bot's stderr"
+    );
+    // The stderr differs on the replay (a timestamp); the game does not.
+    let replay = std::process::Command::new(env!("CARGO_BIN_EXE_clue"))
+        .args(["replay"])
+        .arg(&log)
+        .output()
+        .expect("clue runs");
+    let said = String::from_utf8_lossy(&replay.stdout);
+    assert!(
+        replay.status.success() && said.contains("identical"),
+        "{replay:?}"
+    );
+}

@@ -1,0 +1,207 @@
+//! UniClue clients (`seeds/001`): `clue uniclue serve` reproduces the
+//! sample transcript byte for byte, and a C client compiled here plays
+//! whole games to a correct accusation.
+
+mod compiled;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use clue_engine::{GameConfig, Outcome, SeatController, play};
+use clue_runtime::process::ProcessLimits;
+use clue_runtime::process::uniclue::UniclueClient;
+use clue_plugin_api::{DqReason, Variant};
+
+const SAMPLE_CONFIG: &str = "4\nR2 S1 R1 W2 W1\nW4 W3 S3 R4 S4\nR6 S5 S6 R5\nR8 W6 R7 R9\n3\n5\n3\n4\n7\n2\n8\n6\n4\n9\n3\n1\n5\n7\n2\n";
+
+/// The sample transcript of `seeds/001`, client lines after two tabs.
+const SAMPLE_TRANSCRIPT: &str = "\t\tC\n4\nR2 S1 R1 W2 W1\n3\n\
+\t\tQ333\n2W3\n5\n\
+\t\tQ555\n2--\n3S5\n3\n\
+\t\tQ353\n2S3\n4\n\
+\t\tQ264\n2R4\n7\n\
+\t\tQ667\n2--\n3S6\n2\n\
+\t\tQ242\n2W4\n8\n\
+\t\tQ268\n2--\n3--\n4R8\n6\n\
+\t\tQ166\n2--\n3R6\n4\n\
+\t\tQ464\n2R4\n9\n\
+\t\tQ259\n2--\n3--\n4R9\n3\n\
+\t\tQ263\n2--\n3--\n4W6\n1\n\
+\t\tQ411\n2S4\n5\n\
+\t\tQ115\n2--\n3R5\n7\n\
+\t\tQ127\n2--\n3--\n4R7\n2\n\
+\t\tA253\nVictory\n";
+
+/// A scratch directory, removed when the guard drops.
+fn scratch() -> tempfile::TempDir {
+    tempfile::tempdir().expect("a scratch directory")
+}
+
+/// A client that replays the sample's commands, then drains its input.
+fn scripted_client(dir: &Path) -> PathBuf {
+    let commands: Vec<&str> = SAMPLE_TRANSCRIPT
+        .lines()
+        .filter_map(|l| l.strip_prefix("\t\t"))
+        .collect();
+    let script = dir.join("client.sh");
+    let body = format!("printf '{}\\n'\ncat >/dev/null\n", commands.join("\\n"));
+    std::fs::write(&script, body).expect("script");
+    script
+}
+
+fn serve(dir: &Path, extra: &[&str]) -> (std::process::Output, String) {
+    let config = dir.join("sample4.in");
+    let transcript = dir.join("transcript.txt");
+    std::fs::write(&config, SAMPLE_CONFIG).expect("config");
+    let output = Command::new(env!("CARGO_BIN_EXE_clue"))
+        .args(["uniclue", "serve"])
+        .arg(&config)
+        .arg(&transcript)
+        .args(extra)
+        .output()
+        .expect("clue runs");
+    let text = std::fs::read_to_string(&transcript).unwrap_or_default();
+    (output, text)
+}
+
+#[test]
+fn serve_reproduces_the_sample_transcript() {
+    let dir = scratch();
+    let client = scripted_client(dir.path());
+    let (output, transcript) = serve(dir.path(), &["--", "sh", client.to_str().unwrap()]);
+    assert_eq!(transcript, SAMPLE_TRANSCRIPT);
+    assert!(output.status.success(), "{output:?}");
+}
+
+#[test]
+fn serve_takes_typed_commands_on_stdin() {
+    let dir = scratch();
+    let config = dir.path().join("sample4.in");
+    let transcript = dir.path().join("transcript.txt");
+    std::fs::write(&config, SAMPLE_CONFIG).expect("config");
+    let commands: String = SAMPLE_TRANSCRIPT
+        .lines()
+        .filter_map(|l| l.strip_prefix("\t\t"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_clue"))
+        .args(["uniclue", "serve"])
+        .arg(&config)
+        .arg(&transcript)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("clue runs");
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(commands.as_bytes())
+        .expect("typed");
+    let output = child.wait_with_output().expect("ends");
+    let server_lines: String = SAMPLE_TRANSCRIPT
+        .lines()
+        .filter(|l| !l.starts_with('\t'))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(String::from_utf8_lossy(&output.stdout), server_lines);
+    assert_eq!(
+        std::fs::read_to_string(&transcript).unwrap(),
+        SAMPLE_TRANSCRIPT
+    );
+}
+
+#[test]
+fn a_broken_configuration_names_file_and_line() {
+    let dir = scratch();
+    let config = dir.path().join("bad.in");
+    std::fs::write(&config, "4\nR2 S1 R1 W2 W1\nW4 W3 S3 R4 Q4\n").expect("config");
+    let output = Command::new(env!("CARGO_BIN_EXE_clue"))
+        .args(["uniclue", "serve"])
+        .arg(&config)
+        .arg(dir.path().join("t.txt"))
+        .output()
+        .expect("clue runs");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("bad.in:3: `Q4` is not a card"), "{stderr}");
+}
+
+fn compile_c_client() -> PathBuf {
+    let source =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../plugins/c-uniclue-example/client.c");
+    let dir = compiled::cached(&source, |source, into| {
+        let status = Command::new("gcc")
+            .args(["-O2", "-Wall", "-o"])
+            .arg(into.join("client"))
+            .arg(source)
+            .status()
+            .expect("gcc runs");
+        assert!(status.success(), "gcc failed");
+    });
+    dir.join("client")
+}
+
+fn limits() -> ProcessLimits {
+    ProcessLimits {
+        startup: Duration::from_secs(10),
+        message: Duration::from_secs(5),
+        ..ProcessLimits::default()
+    }
+}
+
+/// The C client plays whole games legally to the end, and wins nearly all:
+/// random deals and room sequences are not all winnable by its simple
+/// notebook within 42 queries (the judges promise only that theirs are).
+/// Every loss must be the query limit, never an invalid move.
+#[test]
+fn the_c_client_wins_whole_games() {
+    let binary = compile_c_client();
+    let (mut games, mut won) = (0, 0);
+    for players in 3..=6u8 {
+        for seed in 0..10 {
+            let config = GameConfig::new(Variant::Uniclue, players);
+            let client =
+                UniclueClient::spawn(&binary.display().to_string(), &limits()).expect("starts");
+            let mut seats: Vec<Box<dyn SeatController>> = vec![Box::new(client)];
+            let record = play(&config, seed, &mut seats).expect("valid");
+            let outcome = record.seats[0].outcome;
+            assert!(
+                matches!(
+                    outcome,
+                    Outcome::Won | Outcome::Disqualified(DqReason::QueryLimit)
+                ),
+                "{players} players, seed {seed}: {outcome:?} {:?}",
+                record.seats[0].detail
+            );
+            games += 1;
+            won += usize::from(outcome == Outcome::Won);
+        }
+    }
+    eprintln!("the C client won {won} of {games} games");
+    // Measured: 32 of 40 with these seeds.
+    assert!(won * 4 >= games * 3, "won only {won} of {games}");
+}
+
+#[test]
+fn the_c_client_reproduces_the_sample_through_serve() {
+    let dir = scratch();
+    let binary = compile_c_client();
+    let (output, transcript) = serve(dir.path(), &["--", binary.to_str().unwrap()]);
+    assert!(output.status.success(), "{output:?}");
+    assert!(transcript.ends_with("\t\tA253\nVictory\n"), "{transcript}");
+}
+
+#[test]
+fn a_client_that_skips_c_is_a_protocol_error() {
+    let config = GameConfig::new(Variant::Uniclue, 4);
+    let client = UniclueClient::spawn("sh -c 'echo Q111; sleep 100'", &limits()).expect("starts");
+    let mut seats: Vec<Box<dyn SeatController>> = vec![Box::new(client)];
+    let record = play(&config, 1, &mut seats).expect("valid");
+    assert_eq!(
+        record.seats[0].outcome,
+        Outcome::Disqualified(DqReason::ProtocolError)
+    );
+}

@@ -1,0 +1,197 @@
+//! `clue speedclue client --bot SPEC IDENTIFIER PORT`: any bot as an entrant
+//! of a 2014 Speed Clue contest server. The host's own Speed Clue server
+//! side launches `clue speedclue client --bot builtin:sleuth` the way the
+//! contest launched entrants; the games finish without a disqualification,
+//! replay identically, and are the very games `builtin:sleuth` plays in the
+//! same seat. Server lines the entrant cannot read are errors that quote them.
+
+use std::io::{BufRead, BufReader, Cursor, Write};
+use std::net::TcpListener;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use clue_engine::{GameConfig, GameRecord, Outcome, SeatController, play};
+use clue_runtime::bots::builtin;
+use clue_runtime::process::ProcessLimits;
+use clue_runtime::process::speedclue::SpeedclueBot;
+use clue_runtime::process::speedclue_client::{self, EntrantOptions};
+use clue_plugin_api::Variant;
+
+fn limits() -> ProcessLimits {
+    ProcessLimits {
+        startup: Duration::from_secs(20),
+        message: Duration::from_secs(20),
+        ..ProcessLimits::default()
+    }
+}
+
+/// The launch line of the entrant, in the contest's launch-file form.
+fn launch(spec: &str) -> String {
+    format!(
+        "{} speedclue client --bot {spec} {{Sleuth}} %%",
+        env!("CARGO_BIN_EXE_clue")
+    )
+}
+
+/// One 4-player game: the entrant at `seat`, notebook elsewhere (or
+/// `builtin:sleuth` itself at `seat` when `entrant` is false).
+fn game(seed: u64, seat: usize, entrant: bool) -> GameRecord {
+    let config = GameConfig::new(Variant::Speedclue, 4);
+    let seats: Vec<Box<dyn SeatController>> = (0..4)
+        .map(|s| match (s == seat, entrant) {
+            (true, true) => Box::new(
+                SpeedclueBot::spawn(&launch("builtin:sleuth"), &limits()).expect("clue starts"),
+            ) as Box<dyn SeatController>,
+            (true, false) => builtin("sleuth").expect("built in"),
+            (false, _) => builtin("notebook").expect("built in"),
+        })
+        .collect();
+    let mut seats = seats;
+    play(&config, seed, &mut seats).expect("valid game")
+}
+
+#[test]
+fn sleuth_as_an_entrant_plays_whole_games_that_replay() {
+    let mut won = 0;
+    for seed in 0..4u64 {
+        let seat = (seed % 4) as usize;
+        let record = game(seed, seat, true);
+        for s in &record.seats {
+            assert!(
+                !matches!(s.outcome, Outcome::Disqualified(_)),
+                "seed {seed}: seat {} {:?} {:?}",
+                s.seat.0,
+                s.outcome,
+                s.detail
+            );
+        }
+        assert!(record.winner.is_some(), "seed {seed}: no winner");
+        won += usize::from(record.winner.is_some_and(|w| w.index() == seat));
+        let again = game(seed, seat, true);
+        assert_eq!(record.log, again.log, "seed {seed}: the replay differs");
+        assert_eq!(record.winner, again.winner);
+        // The entrant sees what a seated bot sees: the same game as built in.
+        let seated = game(seed, seat, false);
+        assert_eq!(
+            record.log, seated.log,
+            "seed {seed}: differs from builtin:sleuth"
+        );
+    }
+    eprintln!("the entrant won {won} of 4 games");
+}
+
+/// Plays the entrant in process against scripted server lines.
+fn scripted(server: &str) -> (Result<speedclue_client::EntrantSummary, String>, String) {
+    let mut said = Vec::new();
+    let options = EntrantOptions {
+        id: "Sleuth".to_string(),
+        seed: 0,
+        contest_rules: true,
+    };
+    let seat = || builtin("sleuth").ok_or_else(|| "no sleuth".to_string());
+    let result = speedclue_client::play(seat, Cursor::new(server.as_bytes()), &mut said, &options)
+        .map_err(|e| e.to_string());
+    (result, String::from_utf8_lossy(&said).into_owned())
+}
+
+fn check_error(server: &str, expected: &str) {
+    let (result, said) = scripted(server);
+    match result {
+        Err(message) => assert_eq!(message, expected, "said:\n{said}"),
+        Ok(summary) => panic!("expected `{expected}`, got {summary:?}; said:\n{said}"),
+    }
+}
+
+const EXPECTED: &str =
+    "`reset`, `suggest`, `disprove`, `suggestion`, `accuse`, `accusation` or `done`";
+
+#[test]
+fn server_lines_the_entrant_cannot_read_are_named() {
+    check_error(
+        "hello\n",
+        &format!("server line 1 `hello`: expected {EXPECTED}"),
+    );
+    check_error(
+        "suggest\n",
+        "server line 1 `suggest`: expected `reset` (no game has begun)",
+    );
+    check_error(
+        "reset 3 0 Pl Ro\n",
+        "server line 1 `reset 3 0 Pl Ro`: expected a hand of 6 cards for player 0 of 3",
+    );
+    check_error(
+        "reset 3 0 Pl Ro Ki Wh Ca Ba\ndisprove 1 Gr Kn Di\n",
+        "server line 2 `disprove 1 Gr Kn Di`: expected a suggestion naming a card this player holds",
+    );
+    check_error(
+        "reset 3 0 Pl Ro Ki Wh Ca Ba\nsuggestion 5 Gr Kn Di -\n",
+        "server line 2 `suggestion 5 Gr Kn Di -`: expected players of this game",
+    );
+    check_error(
+        "reset 3 0 Pl Ro Ki Wh Ca Ba\naccusation 1 Gr Kn Di maybe\n",
+        &format!("server line 2 `accusation 1 Gr Kn Di maybe`: expected {EXPECTED}"),
+    );
+}
+
+#[test]
+fn the_entrant_answers_every_line_as_the_protocol_says() {
+    let server = "reset 3 1 Pl Ro Ki Wh Ca Ba\n\
+                  disprove 0 Pl Ro Ha\n\
+                  suggestion 0 Pl Ro Ha 1 Ro\n\
+                  suggest\n\
+                  suggestion 1 Gr Kn Di 2 Kn\n\
+                  accuse\n\
+                  accusation 2 Mu Pi St -\n";
+    let (result, said) = scripted(server);
+    let summary = result.expect("plays");
+    assert_eq!(summary.games, 1);
+    let lines: Vec<&str> = said.lines().collect();
+    assert_eq!(lines.len(), 8, "{said}");
+    assert_eq!(lines[0], "Sleuth alive");
+    assert_eq!(lines[1], "ok");
+    assert!(lines[2] == "show Pl" || lines[2] == "show Ro", "{said}");
+    assert_eq!(lines[3], "ok");
+    assert!(lines[4].starts_with("suggest "), "{said}");
+    assert_eq!(lines[4].split_whitespace().count(), 4, "{said}");
+    assert_eq!(lines[5], "ok");
+    assert_eq!(lines[6], "-", "nothing is known yet: {said}");
+    assert_eq!(&lines[7..], ["ok"]);
+    // `done` is answered with `dead`.
+    let (_, said) = scripted(&format!("{server}done\n"));
+    assert!(said.ends_with("ok\ndead\n"), "{said}");
+}
+
+/// The binary connects to the port, says `ID alive`, and exits with 2 and
+/// the line quoted when the server sends garbage.
+#[test]
+fn the_binary_connects_and_reports_a_garbage_line() {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("listens");
+    let port = listener.local_addr().expect("address").port();
+    let child = Command::new(env!("CARGO_BIN_EXE_clue"))
+        .args(["speedclue", "client", "--bot", "builtin:sleuth", "Ada"])
+        .arg(port.to_string())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("clue runs");
+    let (mut stream, _) = listener.accept().expect("the entrant connects");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .expect("timeout");
+    let mut reader = BufReader::new(stream.try_clone().expect("clone"));
+    let mut alive = String::new();
+    reader.read_line(&mut alive).expect("reads");
+    assert_eq!(alive, "Ada alive\n");
+    stream.write_all(b"reset 4 2 Pl Ro Ki Wh\n").expect("sends");
+    let mut ok = String::new();
+    reader.read_line(&mut ok).expect("reads");
+    assert_eq!(ok, "ok\n");
+    stream.write_all(b"suggest Pl\n").expect("sends");
+    let output = child.wait_with_output().expect("ends");
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(&format!("server line 2 `suggest Pl`: expected {EXPECTED}")),
+        "{stderr}"
+    );
+}

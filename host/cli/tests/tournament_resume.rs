@@ -1,0 +1,196 @@
+//! A tournament killed with SIGKILL at random moments and resumed each time
+//! ends with exactly the results of an uninterrupted run.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use clue_arena::store::{GameRow, Store};
+
+const FILE: &str = "variant: speedclue
+players: 3
+seed: 77
+concurrency: 2
+schedule:
+  kind: all-seatings
+  repeats: 20
+bots:
+  - {name: notebook, kind: builtin, path: notebook}
+  - {name: clueless, kind: builtin, path: clueless}
+  - {name: notebook-2, kind: builtin, path: notebook}
+  - {name: clueless-2, kind: builtin, path: clueless}
+";
+
+/// A scratch directory, removed when the guard drops.
+fn dir() -> tempfile::TempDir {
+    tempfile::tempdir().expect("a scratch directory")
+}
+
+fn clue(args: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_clue"));
+    c.args(args).stdout(Stdio::null()).stderr(Stdio::null());
+    c
+}
+
+/// The stored games without what depends on the clock.
+fn results(db: &Path) -> (Vec<GameRow>, Vec<String>) {
+    let store = Store::open(db).unwrap();
+    let mut games = store.games().unwrap();
+    let mut logs = Vec::new();
+    for g in &mut games {
+        for s in &mut g.seats {
+            s.wall_ns = 0;
+            s.max_call_ns = 0;
+        }
+        let mut text = Vec::new();
+        store.log(g.index).unwrap().write_to(&mut text).unwrap();
+        logs.push(String::from_utf8(text).unwrap());
+    }
+    (games, logs)
+}
+
+/// A small generator seeded from the clock: the kills land at different moments each run.
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n
+    }
+}
+
+#[test]
+fn killed_and_resumed_equals_uninterrupted() {
+    let d = dir();
+    let file = d.path().join("t.yaml");
+    std::fs::write(&file, FILE).unwrap();
+    let file_s = file.to_str().unwrap();
+
+    let reference = d.path().join("reference.sqlite");
+    let status = clue(&[
+        "tournament",
+        "run",
+        file_s,
+        "--db",
+        reference.to_str().unwrap(),
+        "--quiet",
+    ])
+    .status()
+    .unwrap();
+    assert!(status.success());
+    let expected = results(&reference);
+    assert_eq!(expected.0.len(), 4 * 6 * 20);
+
+    let db = d.path().join("killed.sqlite");
+    let db_s = db.to_str().unwrap();
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_nanos() as u64;
+    let mut rng = Lcg(nanos ^ u64::from(std::process::id()));
+    let mut kills = 0;
+    let mut attempts = 0;
+    while kills < 6 && attempts < 40 {
+        attempts += 1;
+        let started = Store::open(&db)
+            .ok()
+            .and_then(|s| s.meta().ok().flatten())
+            .is_some();
+        let args: Vec<&str> = if started {
+            vec!["tournament", "resume", "--db", db_s, "--quiet"]
+        } else {
+            vec!["tournament", "run", file_s, "--db", db_s, "--quiet"]
+        };
+        let mut child = clue(&args).spawn().unwrap();
+        let wait = Duration::from_millis(20 + rng.below(400));
+        let start = Instant::now();
+        while start.elapsed() < wait {
+            if child.try_wait().unwrap().is_some() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        if child.try_wait().unwrap().is_none() {
+            // SIGKILL on unix: no chance to clean up.
+            child.kill().unwrap();
+            child.wait().unwrap();
+            kills += 1;
+        } else {
+            break;
+        }
+    }
+    assert!(kills >= 1, "the runner was never interrupted");
+    let status = clue(&["tournament", "resume", "--db", db_s, "--quiet"])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let got = results(&db);
+    assert_eq!(got.0.len(), expected.0.len());
+    for (a, b) in got.0.iter().zip(&expected.0) {
+        assert_eq!(a, b, "game {} differs", a.index);
+    }
+    assert_eq!(got.1, expected.1);
+
+    // The report of both stores is the same, to the byte.
+    let report = |db: &Path| {
+        let out = Command::new(env!("CARGO_BIN_EXE_clue"))
+            .args([
+                "tournament",
+                "report",
+                "--db",
+                db.to_str().unwrap(),
+                "--format",
+                "csv",
+            ])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let (r1, r2) = (report(&db), report(&reference));
+    // Timing columns differ run to run; the rest must not.
+    let strip = |r: &str| -> Vec<String> {
+        r.lines()
+            .map(|l| l.split(',').take(12).collect::<Vec<_>>().join(","))
+            .collect()
+    };
+    assert_eq!(strip(&r1), strip(&r2));
+}
+
+#[test]
+fn a_stored_game_replays_and_a_different_file_is_refused() {
+    let d = dir();
+    let file = d.path().join("t.yaml");
+    std::fs::write(&file, FILE.replace("repeats: 20", "repeats: 1")).unwrap();
+    let db = d.path().join("r.sqlite");
+    let (file_s, db_s) = (file.to_str().unwrap(), db.to_str().unwrap());
+    assert!(
+        clue(&["tournament", "run", file_s, "--db", db_s, "--quiet"])
+            .status()
+            .unwrap()
+            .success()
+    );
+
+    let out = Command::new(env!("CARGO_BIN_EXE_clue"))
+        .args(["replay", "--db", db_s, "--game", "17"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.starts_with("identical"), "{stdout}");
+
+    std::fs::write(&file, FILE.replace("repeats: 20", "repeats: 2")).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_clue"))
+        .args(["tournament", "run", file_s, "--db", db_s])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr.contains("holds the results of a different tournament file"),
+        "{stderr}"
+    );
+}

@@ -1,0 +1,413 @@
+//! WebAssembly bots (docs/wasm.md): hostile guests are contained and labelled,
+//! the bundled bots play every variant as components, and fuel (not wall
+//! time) decides, so a loaded machine plays the same game.
+//!
+//! The guests are built by this test binary, once, with
+//! `cargo build --release --target wasm32-wasip2` into `target/wasm-tests`.
+
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::rc::Rc;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use clue_engine::{Fault, GameConfig, GameRecord, Outcome, SeatController, play};
+use clue_runtime::bots::{BotSpec, builtin};
+use clue_runtime::sticky::Sticky;
+use clue_runtime::wasm::{WasmBot, WasmError, WasmLimits, cache, compatible, prepare};
+use clue_plugin_api::{DqReason, Reply, Request, Variant};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// `$CARGO_TARGET_DIR/wasm-tests` (or `target/wasm-tests`): a target dir of
+/// its own, so the inner cargo never waits for the outer one's lock.
+fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace().join("target"))
+        .join("wasm-tests")
+}
+
+/// Builds with the cargo running these tests, for wasm32-wasip2, into
+/// `target/wasm-tests`; panics with cargo's output if the build fails.
+fn cargo_build(dir: &Path, args: &[&str]) {
+    let output = Command::new(env!("CARGO"))
+        .current_dir(dir)
+        .args(["build", "--release", "--target", "wasm32-wasip2"])
+        .args(args)
+        .env("CARGO_TARGET_DIR", target_dir())
+        .output()
+        .expect("cargo runs");
+    assert!(
+        output.status.success(),
+        "building the wasm guests failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// The hostile guests of `sandbox-tests/wasm-guests`, built once.
+fn guest(name: &str) -> PathBuf {
+    static BUILT: OnceLock<()> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        cargo_build(
+            &workspace().join("sandbox-tests/wasm-guests"),
+            &["--examples"],
+        )
+    });
+    target_dir().join(format!("wasm32-wasip2/release/examples/{name}.wasm"))
+}
+
+/// A bundled bot as a component (`notebook`, `clueless`), built once.
+fn bundled(name: &str) -> PathBuf {
+    static BUILT: OnceLock<()> = OnceLock::new();
+    BUILT.get_or_init(|| cargo_build(&workspace(), &["-p", "notebook", "-p", "clueless"]));
+    target_dir().join(format!("wasm32-wasip2/release/{name}.wasm"))
+}
+
+/// A wasm bot the test can still look at after the game.
+#[derive(Clone)]
+struct Shared(Rc<RefCell<Sticky<WasmBot>>>);
+
+impl SeatController for Shared {
+    fn call(&mut self, request: &Request) -> Result<Reply, Fault> {
+        self.0.borrow_mut().call(request)
+    }
+
+    fn fuel_used(&self) -> Option<u64> {
+        self.0.borrow().fuel_used()
+    }
+
+    fn stderr(&self) -> Option<String> {
+        SeatController::stderr(&*self.0.borrow())
+    }
+}
+
+fn wasm(path: &Path, limits: WasmLimits) -> Shared {
+    let bot = WasmBot::load(path, limits).unwrap_or_else(|e| panic!("{e}"));
+    Shared(Rc::new(RefCell::new(bot)))
+}
+
+/// Plays speedclue: `first` in seat 0, built-in bots in seats 1-3.
+fn speedclue_with(first: Box<dyn SeatController>, seed: u64) -> GameRecord {
+    let config = GameConfig::new(Variant::Speedclue, 4);
+    let mut bots: Vec<Box<dyn SeatController>> = vec![first];
+    for name in ["notebook", "clueless", "notebook"] {
+        bots.push(builtin(name).expect("built-in"));
+    }
+    play(&config, seed, &mut bots).expect("the game starts")
+}
+
+/// Seat 0 was disqualified for `reason` and everyone else finished the game.
+fn assert_contained(record: &GameRecord, reason: DqReason) -> String {
+    assert_eq!(
+        record.seats[0].outcome,
+        Outcome::Disqualified(reason),
+        "seat 0: {:?}",
+        record.seats[0]
+    );
+    for seat in &record.seats[1..] {
+        assert!(
+            !matches!(seat.outcome, Outcome::Disqualified(_)),
+            "{seat:?}"
+        );
+    }
+    assert!(
+        record.winner.is_some() || record.rounds >= 200,
+        "the game went on to its end"
+    );
+    record.seats[0].detail.clone().unwrap_or_default()
+}
+
+#[test]
+fn an_endless_loop_runs_out_of_fuel_within_its_budget() {
+    let budget = 20_000_000;
+    let limits = WasmLimits {
+        fuel_per_call: Some(budget),
+        wall_per_call: Duration::from_secs(60),
+        ..WasmLimits::default()
+    };
+    let bot = wasm(&guest("spin"), limits);
+    let started = Instant::now();
+    let record = speedclue_with(Box::new(bot.clone()), 1);
+    let detail = assert_contained(&record, DqReason::OutOfFuel);
+    assert!(detail.contains(&budget.to_string()), "{detail}");
+    let stats = bot.0.borrow().fuel_stats();
+    assert_eq!(
+        stats.max, budget,
+        "the looping call used exactly its budget"
+    );
+    assert!(started.elapsed() < Duration::from_secs(30));
+}
+
+#[test]
+fn an_endless_loop_without_fuel_times_out_by_the_epoch() {
+    let limits = WasmLimits {
+        fuel_per_call: None,
+        wall_per_call: Duration::from_millis(300),
+        ..WasmLimits::default()
+    };
+    let started = Instant::now();
+    let record = speedclue_with(Box::new(wasm(&guest("spin"), limits)), 2);
+    assert_contained(&record, DqReason::Timeout);
+    assert!(started.elapsed() < Duration::from_secs(30));
+}
+
+#[test]
+fn allocating_100_mib_is_out_of_memory() {
+    let record = speedclue_with(Box::new(wasm(&guest("hog"), WasmLimits::default())), 3);
+    let detail = assert_contained(&record, DqReason::OutOfMemory);
+    assert!(detail.contains("16777216"), "{detail}");
+}
+
+#[test]
+fn an_unreachable_trap_is_a_crash_with_a_backtrace() {
+    let record = speedclue_with(Box::new(wasm(&guest("trap"), WasmLimits::default())), 4);
+    let detail = assert_contained(&record, DqReason::Crash);
+    assert!(detail.contains("unreachable"), "{detail}");
+    assert!(detail.contains("wasm backtrace"), "{detail}");
+}
+
+#[test]
+fn a_panic_is_a_crash_with_its_message() {
+    let record = speedclue_with(Box::new(wasm(&guest("panic"), WasmLimits::default())), 5);
+    let detail = assert_contained(&record, DqReason::Crash);
+    assert!(detail.contains("the butler did it"), "{detail}");
+}
+
+#[test]
+fn output_is_captured_and_capped_and_the_bot_plays_on() {
+    let limits = WasmLimits {
+        output_bytes: 10_000,
+        ..WasmLimits::default()
+    };
+    let bot = wasm(&guest("chatty"), limits);
+    let record = speedclue_with(Box::new(bot.clone()), 6);
+    assert!(
+        !matches!(
+            record.seats[0].outcome,
+            Outcome::Disqualified(DqReason::Crash | DqReason::ProtocolError)
+        ),
+        "{:?}",
+        record.seats[0]
+    );
+    let stdout = bot.0.borrow().stdout();
+    assert!(
+        stdout.starts_with("xxxx"),
+        "{}",
+        &stdout[..100.min(stdout.len())]
+    );
+    assert!(stdout.len() < 10_100, "{}", stdout.len());
+    assert!(stdout.contains("more bytes dropped"));
+    // The record keeps the guest's printing too, under its stdout heading.
+    let kept = record.seats[0].stderr.clone().unwrap_or_default();
+    assert!(
+        kept.starts_with("\n[stdout]\nxxxx"),
+        "{}",
+        &kept[..40.min(kept.len())]
+    );
+}
+
+#[test]
+fn sleeping_does_not_hold_up_the_game() {
+    let started = Instant::now();
+    let record = speedclue_with(Box::new(wasm(&guest("sleepy"), WasmLimits::default())), 7);
+    assert!(
+        !matches!(
+            record.seats[0].outcome,
+            Outcome::Disqualified(DqReason::Timeout | DqReason::Crash | DqReason::OutOfFuel)
+        ),
+        "{:?}",
+        record.seats[0]
+    );
+    assert!(started.elapsed() < Duration::from_secs(60));
+}
+
+/// Every wasm seat of the record finished without a fault of the runtime.
+fn assert_clean(record: &GameRecord) {
+    for seat in &record.seats {
+        if let Outcome::Disqualified(reason) = seat.outcome {
+            panic!(
+                "seat {:?} disqualified: {reason} {:?}",
+                seat.seat, seat.detail
+            );
+        }
+    }
+}
+
+#[test]
+fn wasm_notebook_and_clueless_play_speedclue_generalized_and_uniclue() {
+    let notebook = bundled("notebook");
+    let clueless = bundled("clueless");
+    let seat = |path: &PathBuf| -> Box<dyn SeatController> {
+        Box::new(WasmBot::load(path, WasmLimits::default()).unwrap_or_else(|e| panic!("{e}")))
+    };
+
+    let config = GameConfig::new(Variant::Speedclue, 4);
+    let mut bots = vec![
+        seat(&notebook),
+        seat(&clueless),
+        seat(&notebook),
+        seat(&clueless),
+    ];
+    let record = play(&config, 11, &mut bots).expect("starts");
+    assert_clean(&record);
+    assert!(record.winner.is_some());
+    for bot in &bots {
+        assert!(bot.fuel_used().unwrap_or(0) > 0);
+    }
+
+    let config = GameConfig::new(Variant::Generalized, 3);
+    let mut bots = vec![seat(&notebook), seat(&clueless), seat(&notebook)];
+    let record = play(&config, 12, &mut bots).expect("starts");
+    assert_clean(&record);
+
+    let config = GameConfig::new(Variant::Uniclue, 4);
+    let mut bots = vec![seat(&notebook)];
+    let record = play(&config, 13, &mut bots).expect("starts");
+    assert_clean(&record);
+}
+
+#[test]
+fn wasm_bots_play_every_board_variant() {
+    let notebook = bundled("notebook");
+    let clueless = bundled("clueless");
+    for (variant, players) in [
+        (Variant::Classic, 4),
+        (Variant::Csci306, 6),
+        (Variant::Framework, 3),
+        (Variant::Cyberclue, 4),
+    ] {
+        let config = GameConfig::new(variant, players);
+        let mut bots: Vec<Box<dyn SeatController>> = (0..players)
+            .map(|i| {
+                let path = if i % 2 == 0 { &notebook } else { &clueless };
+                Box::new(WasmBot::load(path, WasmLimits::default()).expect("loads"))
+                    as Box<dyn SeatController>
+            })
+            .collect();
+        let record = play(&config, 21, &mut bots).expect("starts");
+        assert_clean(&record);
+        let moves = record
+            .log
+            .iter()
+            .filter(|e| matches!(e.event, clue_plugin_api::Event::Moved { .. }))
+            .count();
+        assert!(moves > 0, "{variant}: the wasm bots moved on the board");
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_game_on_a_loaded_machine() {
+    let notebook = bundled("notebook");
+    let clueless = bundled("clueless");
+    let game = || {
+        let config = GameConfig::new(Variant::Speedclue, 4);
+        let mut bots: Vec<Box<dyn SeatController>> = [&notebook, &clueless, &notebook, &clueless]
+            .into_iter()
+            .map(|p| {
+                Box::new(WasmBot::load(p, WasmLimits::default()).expect("loads"))
+                    as Box<dyn SeatController>
+            })
+            .collect();
+        let record = play(&config, 99, &mut bots).expect("starts");
+        let fuel: Vec<Option<u64>> = bots.iter().map(|b| b.fuel_used()).collect();
+        (record, fuel)
+    };
+    let idle = game();
+
+    let stop = AtomicBool::new(false);
+    let loaded = std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| {
+                let mut x = 0u64;
+                while !stop.load(Ordering::Relaxed) {
+                    x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(7));
+                }
+            });
+        }
+        let loaded = game();
+        stop.store(true, Ordering::Relaxed);
+        loaded
+    });
+    assert_eq!(idle.0, loaded.0, "the same game, event for event");
+    assert_eq!(idle.1, loaded.1, "the same fuel, seat for seat");
+}
+
+#[test]
+fn the_command_line_plays_a_wasm_bot() {
+    let notebook = bundled("notebook");
+    let output = Command::new(env!("CARGO_BIN_EXE_clue"))
+        .args([
+            "play",
+            "--variant",
+            "speedclue",
+            "--players",
+            "4",
+            "--seed",
+            "3",
+        ])
+        .arg("--bot")
+        .arg(format!("wasm:{}", notebook.display()))
+        .output()
+        .expect("clue runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("wasm:"), "{stdout}");
+}
+
+#[test]
+fn components_are_compiled_once_and_cached_on_disk() {
+    let path = bundled("clueless");
+    let first = prepare(&path).expect("loads");
+    let again = prepare(&path).expect("loads");
+    assert_eq!(first.digest, again.digest);
+    assert_eq!(again.source, None, "the second load is the in-process memo");
+    let bytes = std::fs::read(&path).expect("reads");
+    let engine = cache::engine().expect("engine");
+    assert!(cache::cache_path(engine, &bytes).exists());
+    assert_eq!(first.name, "clueless");
+}
+
+#[test]
+fn files_that_are_not_bots_are_refused_by_name() {
+    let missing = prepare(Path::new("no/such/bot.wasm"));
+    assert!(matches!(missing, Err(WasmError::Read { .. })));
+
+    let dir = target_dir();
+    std::fs::create_dir_all(&dir).expect("dir");
+    let junk = dir.join("junk.wasm");
+    std::fs::write(&junk, b"\0asm not really").expect("writes");
+    let err = prepare(&junk).err().expect("refused");
+    assert!(matches!(err, WasmError::Compile { .. }), "{err}");
+
+    let spec: BotSpec = "wasm:no/such/bot.wasm".parse().expect("parses");
+    let err = clue_runtime::bots::connect(&spec).err().expect("refused");
+    assert!(err.to_string().contains("no/such/bot.wasm"), "{err}");
+}
+
+#[test]
+fn wit_versions_are_compatible_as_semver_reads_them() {
+    assert!(compatible("0.1.0", "0.1.0"));
+    assert!(compatible("0.1.3", "0.1.0"));
+    assert!(!compatible("0.2.0", "0.1.0"));
+    assert!(compatible("1.4.0", "1.0.0"));
+    assert!(!compatible("2.0.0", "1.0.0"));
+    assert!(!compatible("garbage", "0.1.0"));
+    let err = WasmError::WitVersion {
+        path: "x.wasm".into(),
+        theirs: "0.2.0".into(),
+        ours: "0.1.0",
+    };
+    assert_eq!(
+        err.to_string(),
+        "bot x.wasm was built against clue:player 0.2.0; this host speaks 0.1.0"
+    );
+}

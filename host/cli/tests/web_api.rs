@@ -1,0 +1,974 @@
+//! The HTTP API of `clue serve`: every action, and every way of getting one
+//! wrong (each refused with a 4xx and a message, the game going on).
+
+mod web_support;
+
+use serde_json::{Value, json};
+use web_support::{Server, simple_answer};
+
+/// Answers with the simple player until `stop` says so or the game ends.
+fn drive(server: &Server, id: u64, mut stop: impl FnMut(&Value) -> bool) -> Value {
+    for count in 0..5000 {
+        let state = server.wait_pending(id);
+        if !state["finished"].is_null() || stop(&state) {
+            return state;
+        }
+        // The contest rules refuse a repeated suggestion: vary it and retry.
+        let mut tries = 0;
+        loop {
+            let (action, body) = simple_answer(&state, count * 31 + tries);
+            let (status, reply) = server.post(&format!("/api/games/{id}/{action}"), &body);
+            if status == 422 && action == "suggest" && tries < 60 {
+                tries += 1;
+                continue;
+            }
+            assert_eq!(status, 200, "{action} {body}: {reply}");
+            break;
+        }
+    }
+    panic!("the game did not end");
+}
+
+fn kind(state: &Value) -> &str {
+    state["pending"]["request"]["request"]
+        .as_str()
+        .unwrap_or("")
+}
+
+#[test]
+fn default_game_is_csci306_with_five_bots_and_the_person_first() {
+    let server = Server::start(None);
+    let id = server.start_game(&json!({"seed": 3}));
+    let state = server.wait_pending(id);
+    assert_eq!(state["variant"], "csci306");
+    assert_eq!(state["players"], 6);
+    assert_eq!(state["seat"], 0);
+    assert_eq!(state["names"].as_array().map(Vec::len), Some(6));
+    assert!(state["names"][0].as_str().unwrap_or("").contains("(you)"));
+    assert!(
+        state["board"]["rooms"]["cells"]
+            .as_array()
+            .is_some_and(|c| !c.is_empty())
+    );
+    assert_eq!(state["positions"].as_array().map(Vec::len), Some(6));
+    assert!(!state["hand"].as_array().expect("hand").is_empty());
+    // csci306 accusations come at the start of the turn.
+    assert_eq!(kind(&state), "accuse");
+    assert_eq!(state["pending"]["request"]["point"], "start-of-turn");
+}
+
+#[test]
+fn a_whole_game_played_through_the_api_ends_with_the_envelope() {
+    let server = Server::start(None);
+    let id = server.start_game(&json!({"seed": 11, "max_rounds": 40}));
+    let end = drive(&server, id, |_| false);
+    let finished = &end["finished"];
+    assert_eq!(finished["envelope"].as_array().map(Vec::len), Some(3));
+    let events = end["events"].as_array().expect("events");
+    assert!(
+        events
+            .last()
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .starts_with("game over")
+    );
+    // Nothing more can be done.
+    let (status, body) = server.post(
+        &format!("/api/games/{id}/accuse"),
+        &json!({"request": 1, "accusation": null}),
+    );
+    assert_eq!(status, 409, "{body}");
+    assert_eq!(body["error"], "the game is over");
+}
+
+#[test]
+fn moves_outside_the_targets_and_stale_ids_are_refused() {
+    let server = Server::start(None);
+    let id = server.start_game(&json!({"seed": 5}));
+    let state = drive(&server, id, |s| kind(s) == "move");
+    let pending = state["pending"]["id"].as_u64().expect("id");
+    let targets = state["pending"]["request"]["targets"]
+        .as_array()
+        .expect("targets")
+        .clone();
+    // A cell that is not a target (the far corner is never one after a d6 from a start).
+    let far = json!({"cell": {"row": 0, "col": 0}});
+    assert!(!targets.contains(&far));
+    let (status, body) = server.post(
+        &format!("/api/games/{id}/move"),
+        &json!({"request": pending, "to": far}),
+    );
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("not one of the"),
+        "{body}"
+    );
+    // A stale request id.
+    let (status, body) = server.post(
+        &format!("/api/games/{id}/move"),
+        &json!({"request": pending + 7, "to": targets[0]}),
+    );
+    assert_eq!(status, 409, "{body}");
+    assert!(
+        body["error"].as_str().unwrap_or("").contains("stale"),
+        "{body}"
+    );
+    // The wrong action for the request.
+    let (status, body) = server.post(
+        &format!("/api/games/{id}/respond"),
+        &json!({"request": pending, "card": 0}),
+    );
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("waiting for you to move"),
+        "{body}"
+    );
+    // A malformed body.
+    let (status, body) = server.post(
+        &format!("/api/games/{id}/move"),
+        &json!({"request": pending, "to": "the moon"}),
+    );
+    assert_eq!(status, 400, "{body}");
+    // The game still waits for the same request, and a legal move is taken.
+    let again = server.get(&format!("/api/games/{id}")).1;
+    assert_eq!(again["pending"]["id"].as_u64(), Some(pending));
+    let (status, body) = server.post(
+        &format!("/api/games/{id}/move"),
+        &json!({"request": pending, "to": targets[0]}),
+    );
+    assert_eq!(status, 200, "{body}");
+    let after = server.wait_pending(id);
+    assert_ne!(after["pending"]["id"].as_u64(), Some(pending));
+    assert!(
+        after["events"]
+            .as_array()
+            .expect("events")
+            .iter()
+            .any(|e| e.as_str().unwrap_or("").contains("(you) moves to"))
+    );
+}
+
+#[test]
+fn suggestions_must_name_the_room_and_one_card_of_each_category() {
+    let server = Server::start(None);
+    let id = server.start_game(&json!({"seed": 9}));
+    let state = drive(&server, id, |s| kind(s) == "suggest");
+    let pending = state["pending"]["id"].as_u64().expect("id");
+    let room = state["pending"]["request"]["turn"]["room"]
+        .as_u64()
+        .expect("in a room");
+    assert_eq!(state["pending"]["request"]["optional"], true);
+    let person = cards_of(&state, "person")[0];
+    let weapon = cards_of(&state, "weapon")[0];
+    let other_room = cards_of(&state, "room")
+        .into_iter()
+        .find(|&r| r != room)
+        .expect("another room");
+    let post = |suggestion: Value| {
+        server.post(
+            &format!("/api/games/{id}/suggest"),
+            &json!({"request": pending, "suggestion": suggestion}),
+        )
+    };
+    let (status, body) = post(json!({"cards": [person, weapon, other_room]}));
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("that suggestion"),
+        "{body}"
+    );
+    let (status, body) = post(json!({"cards": [person, weapon]}));
+    assert_eq!(status, 422, "{body}");
+    let (status, body) = post(json!({"cards": [person, weapon, 999]}));
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("not in the deck"),
+        "{body}"
+    );
+    let (status, body) = post(json!({"cards": [person, weapon, room]}));
+    assert_eq!(status, 200, "{body}");
+    let after = server.wait_pending(id);
+    let events: Vec<String> = after["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter_map(|e| e.as_str().map(String::from))
+        .collect();
+    assert!(
+        events.iter().any(|e| e.contains("(you) suggests")),
+        "{events:?}"
+    );
+}
+
+#[test]
+fn showing_a_card_not_in_the_suggestion_is_refused() {
+    let server = Server::start(None);
+    let id = server.start_game(&json!({"seed": 21}));
+    let state = drive(&server, id, |s| kind(s) == "respond");
+    assert!(
+        state["finished"].is_null(),
+        "no bot ever asked the person to disprove"
+    );
+    let pending = state["pending"]["id"].as_u64().expect("id");
+    let matching: Vec<u64> = state["pending"]["request"]["matching"]
+        .as_array()
+        .expect("matching")
+        .iter()
+        .filter_map(Value::as_u64)
+        .collect();
+    let hand: Vec<u64> = state["hand"]
+        .as_array()
+        .expect("hand")
+        .iter()
+        .filter_map(Value::as_u64)
+        .collect();
+    let held_not_asked = hand.iter().find(|c| !matching.contains(c));
+    if let Some(card) = held_not_asked {
+        let (status, body) = server.post(
+            &format!("/api/games/{id}/respond"),
+            &json!({"request": pending, "card": card}),
+        );
+        assert_eq!(status, 422, "{body}");
+        assert!(
+            body["error"]
+                .as_str()
+                .unwrap_or("")
+                .contains("you cannot show"),
+            "{body}"
+        );
+    }
+    let not_held = (0..21u64)
+        .find(|c| !hand.contains(c))
+        .expect("a card not held");
+    let (status, body) = server.post(
+        &format!("/api/games/{id}/respond"),
+        &json!({"request": pending, "card": not_held}),
+    );
+    assert_eq!(status, 422, "{body}");
+    let (status, body) = server.post(
+        &format!("/api/games/{id}/respond"),
+        &json!({"request": pending, "card": 4000}),
+    );
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        body["error"].as_str().unwrap_or("").contains("no card"),
+        "{body}"
+    );
+    let (status, body) = server.post(
+        &format!("/api/games/{id}/respond"),
+        &json!({"request": pending, "card": matching[0]}),
+    );
+    assert_eq!(status, 200, "{body}");
+    // csci306 shows the card to everyone, so the person's notebook marks it as theirs.
+    let after = server.wait_pending(id);
+    let row = after["notebook"]
+        .as_array()
+        .expect("notebook")
+        .iter()
+        .find(|r| r["card"].as_u64() == Some(matching[0]))
+        .cloned()
+        .expect("row");
+    assert_eq!(row["marks"][0], "holds");
+}
+
+#[test]
+fn accusations_are_checked_and_a_wrong_one_only_informs_in_csci306() {
+    let server = Server::start(None);
+    let id = server.start_game(&json!({"seed": 4}));
+    let state = server.wait_pending(id);
+    assert_eq!(kind(&state), "accuse");
+    let pending = state["pending"]["id"].as_u64().expect("id");
+    let post = |accusation: Value| {
+        server.post(
+            &format!("/api/games/{id}/accuse"),
+            &json!({"request": pending, "accusation": accusation}),
+        )
+    };
+    let (status, body) = post(json!({"cards": [0, 1]}));
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("that accusation"),
+        "{body}"
+    );
+    let (status, body) = post(json!({"cards": [0, 0, 0]}));
+    assert_eq!(status, 422, "{body}");
+    // A well-formed accusation of a card the person holds: certainly wrong.
+    let hand: Vec<u64> = state["hand"]
+        .as_array()
+        .expect("hand")
+        .iter()
+        .filter_map(Value::as_u64)
+        .collect();
+    let mut cards = Vec::new();
+    for cat in ["person", "weapon", "room"] {
+        let ids = cards_of(&state, cat);
+        cards.push(*ids.iter().find(|c| hand.contains(c)).unwrap_or(&ids[0]));
+    }
+    let (status, body) = post(json!({"cards": cards}));
+    assert_eq!(status, 200, "{body}");
+    let after = server.wait_pending(id);
+    let events: Vec<String> = after["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter_map(|e| e.as_str().map(String::from))
+        .collect();
+    assert!(
+        events
+            .iter()
+            .any(|e| e.contains("(you) accuses") && e.ends_with("wrong")),
+        "{events:?}"
+    );
+    assert!(after["finished"].is_null());
+}
+
+#[test]
+fn unknown_games_actions_and_pages_are_404() {
+    let server = Server::start(None);
+    for path in ["/api/games/99", "/api/games/nope", "/nothing-here"] {
+        let (status, body) = server.get(path);
+        assert_eq!(status, 404, "{path}: {body}");
+        assert!(body["error"].is_string(), "{path}: {body}");
+    }
+    let (status, body) = server.post(
+        "/api/games/99/move",
+        &json!({"request": 1, "to": {"room": 1}}),
+    );
+    assert_eq!(status, 404, "{body}");
+    let id = server.start_game(&json!({"seed": 1}));
+    let (status, body) = server.post(&format!("/api/games/{id}/dance"), &json!({}));
+    assert_eq!(status, 404, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("unknown action")
+    );
+}
+
+#[test]
+fn bad_start_requests_say_what_is_wrong() {
+    let server = Server::start(None);
+    let cases = [
+        (json!({"variant": "chess"}), "unknown variant"),
+        (
+            json!({"players": 9}),
+            "csci306 is played by 2 to 6 players, not 9",
+        ),
+        (
+            json!({"bots": ["builtin:deep-blue"]}),
+            "unknown built-in bot `deep-blue`",
+        ),
+        (json!({"bots": ["notebook"]}), "has no kind"),
+        (json!({"bots": ["builtin:human"]}), "plays in a terminal"),
+        (json!({"seat": 6}), "not a seat you can play"),
+        (json!({"board": "atlantis"}), "unknown board `atlantis`"),
+        (
+            json!({"layout": {"name": "L.csv", "text": "W"}}),
+            "needs both files",
+        ),
+        (
+            json!({"variant": "uniclue", "seat": 1}),
+            "not a seat you can play",
+        ),
+        (
+            json!({"bots": ["builtin:notebook", "builtin:notebook", "builtin:notebook", "builtin:notebook", "builtin:notebook", "builtin:notebook"]}),
+            "6 bots given",
+        ),
+    ];
+    for (request, expected) in cases {
+        let (status, body) = server.post("/api/games", &request);
+        assert!(status == 400 || status == 422, "{request}: {status} {body}");
+        let message = body["error"].as_str().unwrap_or("");
+        assert!(
+            message.contains(expected),
+            "{request}: {message:?} lacks {expected:?}"
+        );
+    }
+}
+
+#[test]
+fn a_broken_uploaded_board_is_refused_with_file_line_and_column() {
+    let server = Server::start(None);
+    let setup = "Room, Kitchen, K\nRoom, Hall, H\nSpace, Walkway, W\nPlayer, Miss Scarlet, red, Human, 2, 1\nPlayer, Mr Green, green, Computer, 2, 2\nWeapon, Rope\n";
+    let layout = "K,K*,K#,W,Wv,W\nW,W^,Q,W,H,H\nW,W,W,W,H*,H#\n";
+    let request = json!({
+        "players": 2,
+        "layout": {"name": "MyLayout.csv", "text": layout},
+        "setup": {"name": "MySetup.txt", "text": setup},
+    });
+    let (status, body) = server.post("/api/games", &request);
+    assert_eq!(status, 422, "{body}");
+    let message = body["error"].as_str().unwrap_or("");
+    assert!(
+        message.contains("MyLayout.csv:2:6: unknown room initial `Q`"),
+        "{message}"
+    );
+    // The same board without the stray cell is played.
+    let fixed = layout.replace('Q', "W");
+    let request = json!({
+        "players": 2,
+        "layout": {"name": "MyLayout.csv", "text": fixed},
+        "setup": {"name": "MySetup.txt", "text": setup},
+        "seed": 2,
+    });
+    let id = server.start_game(&request);
+    let state = server.wait_pending(id);
+    assert_eq!(state["board"]["rooms"]["rows"], 3);
+    assert_eq!(state["board"]["rooms"]["cols"], 6);
+}
+
+#[test]
+fn the_person_can_play_every_variant() {
+    let server = Server::start(None);
+    for (variant, board_kind) in [
+        ("classic", Some("rooms")),
+        ("framework", Some("grid")),
+        ("cyberclue", Some("ring")),
+        ("speedclue", None),
+        ("generalized", None),
+        ("uniclue", None),
+    ] {
+        let id = server.start_game(&json!({"variant": variant, "seed": 8, "max_rounds": 12}));
+        let first = server.wait_pending(id);
+        match board_kind {
+            Some(kind) => assert!(
+                first["board"][kind].is_object(),
+                "{variant}: {}",
+                first["board"]
+            ),
+            None => assert!(first["board"].is_null(), "{variant}"),
+        }
+        let end = drive(&server, id, |_| false);
+        assert!(!end["finished"].is_null(), "{variant}");
+        assert!(end["error"].is_null(), "{variant}: {}", end["error"]);
+    }
+}
+
+#[test]
+fn the_page_and_its_assets_are_served() {
+    let server = Server::start(None);
+    let (status, html) = web_support::http_text(&server.addr, "GET", "/", None);
+    assert_eq!(status, 200);
+    assert!(html.contains("<title>Clue Arena</title>"));
+    for path in ["/app.js", "/app.css"] {
+        let (status, text) = web_support::http_text(&server.addr, "GET", path, None);
+        assert_eq!(status, 200, "{path}");
+        assert!(text.len() > 1000, "{path}");
+    }
+    let (status, options) = server.get("/api/options");
+    assert_eq!(status, 200);
+    assert_eq!(options["default"]["variant"], "csci306");
+    assert!(
+        options["builtins"]
+            .as_array()
+            .expect("builtins")
+            .contains(&json!("builtin:notebook"))
+    );
+    assert!(
+        !options["builtins"]
+            .as_array()
+            .expect("builtins")
+            .contains(&json!("builtin:human"))
+    );
+}
+
+fn frame_texts(game: &Value) -> Vec<String> {
+    game["frames"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|f| f["text"].as_str().map(String::from))
+        .collect()
+}
+
+#[test]
+fn a_running_tournament_game_is_watched_while_it_is_played() {
+    let dir = std::env::temp_dir().join(format!("clue-web-live-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let db = dir.join("live.sqlite");
+    let _ = std::fs::remove_file(&db);
+    let tournament =
+        web_support::slow_tournament(&dir, &db, 2, std::time::Duration::from_millis(10));
+    let server = Server::start(Some(&db));
+    // Wait for a game in play, then follow it.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let mut seen: Vec<Vec<String>> = Vec::new();
+    let mut index = None;
+    while std::time::Instant::now() < deadline && !tournament.is_finished() {
+        let (status, list) = server.get("/api/replays");
+        assert_eq!(status, 200, "{list}");
+        if index.is_none() {
+            index = list["live"][0]["index"].as_u64();
+            if let Some(i) = index {
+                assert_eq!(list["live"][0]["variant"], "classic", "{list}");
+                assert!(
+                    list["games"]
+                        .as_array()
+                        .is_some_and(|g| g.iter().all(|g| g["index"].as_u64() != Some(i))),
+                    "game {i} is listed as stored and in play: {list}"
+                );
+            }
+        }
+        if let Some(i) = index {
+            let (status, game) = server.get(&format!("/api/replays/{i}"));
+            assert_eq!(status, 200, "{game}");
+            if game["live"] != true {
+                break;
+            }
+            assert!(game["envelope"].is_null(), "a live game hides its envelope");
+            seen.push(frame_texts(&game));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(300));
+    }
+    let played = tournament
+        .join()
+        .expect("the tournament thread")
+        .expect("the tournament ran");
+    assert_eq!(played, 2);
+    let index = index.expect("no game was ever listed as in play");
+    assert!(
+        seen.len() >= 2,
+        "the game in play was seen {} time(s)",
+        seen.len()
+    );
+    let first = seen.first().map_or(0, Vec::len);
+    let last = seen.last().map_or(0, Vec::len);
+    assert!(first > 0, "no events of the game in play");
+    assert!(
+        last > first,
+        "no new events arrived while it ran ({first} then {last})"
+    );
+    // Once stored, the game is the same game, whole, with its envelope.
+    let (status, stored) = server.get(&format!("/api/replays/{index}"));
+    assert_eq!(status, 200, "{stored}");
+    assert_eq!(stored["live"], false);
+    assert_eq!(stored["envelope"].as_array().map(Vec::len), Some(3));
+    let whole = frame_texts(&stored);
+    assert!(whole.len() >= last);
+    assert_eq!(whole[..last], seen[seen.len() - 1][..]);
+    assert!(whole.last().is_some_and(|t| t.starts_with("game over")));
+    let (_, list) = server.get("/api/replays");
+    assert_eq!(list["live"].as_array().map(Vec::len), Some(0), "{list}");
+    assert_eq!(list["games"].as_array().map(Vec::len), Some(2), "{list}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `$CARGO_TARGET_DIR` (or the workspace's `target`), where the other tests
+/// build the bundled bots as plugins and components too.
+fn target_dir() -> std::path::PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"))
+}
+
+/// Builds `args` with the cargo running the tests into `target/<dir>`,
+/// exactly as the native and wasm tests do (so it is built once).
+fn build(dir: &str, args: &[&str], keep_rustflags: bool) -> std::path::PathBuf {
+    let target = target_dir().join(dir);
+    let mut command = std::process::Command::new(env!("CARGO"));
+    command
+        .current_dir(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
+        .arg("build")
+        .args(args)
+        .env("CARGO_TARGET_DIR", &target);
+    if !keep_rustflags {
+        command.env_remove("RUSTFLAGS");
+    }
+    let output = command.output().expect("cargo runs");
+    assert!(
+        output.status.success(),
+        "cargo build {args:?} failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    target
+}
+
+#[test]
+fn the_person_plays_against_every_kind_of_bot() {
+    let native = build(
+        "native-tests",
+        &[
+            "--quiet",
+            "-p",
+            "notebook",
+            "-p",
+            "clueless",
+            "--features",
+            "native",
+        ],
+        false,
+    )
+    .join("debug");
+    let wasm = build(
+        "wasm-tests",
+        &[
+            "--quiet",
+            "--release",
+            "--target",
+            "wasm32-wasip2",
+            "-p",
+            "notebook",
+            "-p",
+            "clueless",
+        ],
+        true,
+    )
+    .join("wasm32-wasip2/release/notebook.wasm");
+    let lib = |name: &str| {
+        native
+            .join(format!(
+                "{}{name}{}",
+                std::env::consts::DLL_PREFIX,
+                std::env::consts::DLL_SUFFIX
+            ))
+            .display()
+            .to_string()
+    };
+    let python = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../plugins/python-example/bot.py")
+        .display()
+        .to_string();
+    let bots = [
+        format!("jsonl:python3 {python}"),
+        format!("native:{}", lib("notebook")),
+        format!("wasm:{}", wasm.display()),
+        format!("native-trusted:{}", lib("clueless")),
+        "builtin:clueless".to_string(),
+    ];
+    let server = Server::start(None);
+    for variant in ["csci306", "speedclue"] {
+        let id = server.start_game(
+            &json!({"variant": variant, "players": 6, "seed": 6, "max_rounds": 15, "bots": bots}),
+        );
+        let first = server.wait_pending(id);
+        let names: Vec<&str> = first["names"]
+            .as_array()
+            .expect("names")
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        for (seat, spec) in bots.iter().enumerate() {
+            assert!(names[seat + 1].contains(spec.as_str()), "{names:?}");
+        }
+        let end = drive(&server, id, |_| false);
+        assert!(end["error"].is_null(), "{variant}: {}", end["error"]);
+        let outcomes = &end["finished"]["outcomes"];
+        assert!(
+            outcomes.as_array().is_some_and(|o| o
+                .iter()
+                .all(|o| !o.as_str().unwrap_or("").contains("disqualified"))),
+            "{variant}: a bot was disqualified: {outcomes}; {:?}",
+            end["events"]
+        );
+    }
+    // A bot that cannot be loaded is refused when the game is started.
+    let (status, body) = server.post(
+        "/api/games",
+        &json!({"bots": ["native:/nowhere/libnothing.so"]}),
+    );
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("/nowhere/libnothing.so")),
+        "{body}"
+    );
+}
+
+#[test]
+fn every_action_with_bad_input_is_refused_and_the_game_waits() {
+    let server = Server::start(None);
+    // Out of turn: the person sits second and the bots think slowly.
+    let id = server.start_game(&json!({"seed": 2, "seat": 1, "delay_ms": 1500}));
+    for action in ["move", "suggest", "respond", "accuse"] {
+        let (status, body) = server.post(
+            &format!("/api/games/{id}/{action}"),
+            &json!({"request": 1, "accusation": null}),
+        );
+        assert!(status == 409 || status == 400, "{action}: {status} {body}");
+    }
+    let (status, body) = server.post(
+        &format!("/api/games/{id}/accuse"),
+        &json!({"request": 1, "accusation": null}),
+    );
+    assert_eq!(status, 409, "{body}");
+    assert_eq!(body["error"], "the game is not waiting for you right now");
+
+    let id = server.start_game(&json!({"seed": 5}));
+    let state = drive(&server, id, |s| kind(s) == "move");
+    let pending = state["pending"]["id"].as_u64().expect("id");
+    let url = |action: &str| format!("/api/games/{id}/{action}");
+    // Malformed JSON, missing and unknown fields, wrong types.
+    for text in [
+        "{nope",
+        "",
+        "[]",
+        "{\"request\": \"one\", \"to\": {\"room\": 1}}",
+    ] {
+        let (status, body) = web_support::http(&server.addr, "POST", &url("move"), Some(text));
+        assert_eq!(status, 400, "{text:?}: {body}");
+        assert!(
+            body["error"]
+                .as_str()
+                .is_some_and(|e| e.starts_with("bad request body")),
+            "{body}"
+        );
+    }
+    let (status, body) = server.post(&url("move"), &json!({"request": pending}));
+    assert_eq!(status, 400, "{body}");
+    let (status, body) = server.post(
+        &url("move"),
+        &json!({"request": pending, "to": {"room": 1}, "seat": 3}),
+    );
+    assert_eq!(status, 400, "{body}");
+    // Accusing, suggesting or showing a card when the game asks for a move.
+    let (status, body) = server.post(
+        &url("accuse"),
+        &json!({"request": pending, "accusation": {"cards": [0, 6, 12]}}),
+    );
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("waiting for you to move")),
+        "{body}"
+    );
+    let (status, body) = server.post(
+        &url("suggest"),
+        &json!({"request": pending, "suggestion": {"cards": [0, 6, 12]}}),
+    );
+    assert_eq!(status, 422, "{body}");
+    // A room that is not a target, an unknown card as a room.
+    for to in [
+        json!({"room": 9999}),
+        json!({"cell": {"row": 999, "col": 999}}),
+    ] {
+        let (status, body) = server.post(&url("move"), &json!({"request": pending, "to": to}));
+        assert_eq!(status, 422, "{to}: {body}");
+        assert!(
+            body["error"]
+                .as_str()
+                .is_some_and(|e| e.contains("not one of the")),
+            "{body}"
+        );
+    }
+    let again = server.get(&format!("/api/games/{id}")).1;
+    assert_eq!(
+        again["pending"]["id"].as_u64(),
+        Some(pending),
+        "the game moved on"
+    );
+    assert!(again["error"].is_null());
+
+    // Accusations: unknown cards, two of a kind, too few; then a legal pass.
+    let id = server.start_game(&json!({"seed": 4}));
+    let state = server.wait_pending(id);
+    assert_eq!(kind(&state), "accuse");
+    let pending = state["pending"]["id"].as_u64().expect("id");
+    for cards in [json!([0, 6, 999]), json!([0, 1, 12]), json!([0]), json!([])] {
+        let (status, body) = server.post(
+            &format!("/api/games/{id}/accuse"),
+            &json!({"request": pending, "accusation": {"cards": cards}}),
+        );
+        assert_eq!(status, 422, "{cards}: {body}");
+        assert!(
+            body["error"]
+                .as_str()
+                .is_some_and(|e| e.starts_with("that accusation")),
+            "{body}"
+        );
+    }
+    let (status, body) = server.post(
+        &format!("/api/games/{id}/accuse"),
+        &json!({"request": pending, "accusation": null}),
+    );
+    assert_eq!(status, 200, "{body}");
+
+    // generalized: interrogating yourself, or nobody.
+    let id = server.start_game(&json!({"variant": "generalized", "seed": 3}));
+    let state = drive(&server, id, |s| kind(s) == "suggest");
+    let pending = state["pending"]["id"].as_u64().expect("id");
+    for target in [json!(0), json!(99)] {
+        let (status, body) = server.post(
+            &format!("/api/games/{id}/suggest"),
+            &json!({"request": pending, "suggestion": {"cards": [1], "target": target}}),
+        );
+        assert_eq!(status, 422, "{target}: {body}");
+    }
+    let end = drive(&server, id, |_| false);
+    assert!(!end["finished"].is_null());
+    assert!(end["error"].is_null());
+}
+
+#[test]
+fn replays_without_a_store_or_of_unknown_games_are_refused() {
+    let server = Server::start(None);
+    let (status, list) = server.get("/api/replays");
+    assert_eq!(status, 200, "{list}");
+    assert!(list["db"].is_null());
+    let (status, body) = server.get("/api/replays/0");
+    assert_eq!(status, 404, "{body}");
+    assert!(
+        body["error"].as_str().is_some_and(|e| e.contains("--db")),
+        "{body}"
+    );
+    let missing = std::env::temp_dir().join(format!("clue-web-none-{}.sqlite", std::process::id()));
+    let server = Server::start(Some(&missing));
+    let (status, list) = server.get("/api/replays");
+    assert_eq!(status, 200, "{list}");
+    assert_eq!(list["missing"], true);
+    for path in ["/api/replays/3", "/api/replays/minus-one"] {
+        let (status, body) = server.get(path);
+        assert_eq!(status, 404, "{path}: {body}");
+    }
+    assert!(!missing.exists(), "looking created the store");
+}
+
+#[test]
+fn each_board_variant_plays_on_each_project_board() {
+    let server = Server::start(None);
+    let rows = |layout: &str| layout.lines().filter(|l| !l.trim().is_empty()).count();
+    let boards = [
+        (
+            "csci306",
+            rows(include_str!("../../../boards/csci306/ClueLayout.csv")),
+        ),
+        (
+            "classic",
+            rows(include_str!("../../../boards/classic/ClueLayout.csv")),
+        ),
+    ];
+    for variant in ["csci306", "classic"] {
+        for (board, expected) in boards {
+            let id = server.start_game(
+                &json!({"variant": variant, "board": board, "seed": 1, "max_rounds": 3}),
+            );
+            let state = server.wait_pending(id);
+            assert_eq!(state["variant"], variant);
+            assert_eq!(
+                state["board"]["rooms"]["rows"].as_u64(),
+                Some(expected as u64),
+                "{variant} on {board}"
+            );
+            let end = drive(&server, id, |_| false);
+            assert!(
+                end["error"].is_null(),
+                "{variant} on {board}: {}",
+                end["error"]
+            );
+        }
+    }
+}
+
+#[test]
+fn a_stored_game_steps_forwards_and_back_with_the_tokens_in_place() {
+    let dir = std::env::temp_dir().join(format!("clue-web-steps-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let db = dir.join("steps.sqlite");
+    let _ = std::fs::remove_file(&db);
+    let played = web_support::slow_tournament(&dir, &db, 1, std::time::Duration::ZERO)
+        .join()
+        .expect("the tournament thread")
+        .expect("the tournament ran");
+    assert_eq!(played, 1);
+    let server = Server::start(Some(&db));
+    let (status, list) = server.get("/api/replays");
+    assert_eq!(status, 200, "{list}");
+    let index = list["games"][0]["index"].as_u64().expect("a stored game");
+    assert!(list["games"][0]["seed"].is_string(), "{list}");
+    let (status, game) = server.get(&format!("/api/replays/{index}"));
+    assert_eq!(status, 200, "{game}");
+    assert_eq!(game["live"], false);
+    let frames = game["frames"].as_array().expect("frames");
+    let starts = &game["starts"];
+    assert_eq!(starts.as_array().map(Vec::len), Some(3));
+    // Step k shows the tokens after event k; step 0 the starts.
+    let at = |k: usize| -> &Value {
+        if k == 0 {
+            starts
+        } else {
+            &frames[k - 1]["positions"]
+        }
+    };
+    let mut moves = 0;
+    for k in 1..=frames.len() {
+        let text = frames[k - 1]["text"].as_str().unwrap_or("");
+        let (before, after) = (at(k - 1), at(k));
+        if text.contains(" moves to ") {
+            let changed: Vec<usize> = (0..3).filter(|&s| before[s] != after[s]).collect();
+            assert!(changed.len() <= 1, "step {k} ({text}) moved {changed:?}");
+            moves += changed.len();
+        } else if !text.contains(" is called to ") {
+            // Nothing else moves a token: stepping back over it changes nothing.
+            assert_eq!(before, after, "step {k}: {text}");
+        }
+    }
+    assert!(moves > 3, "{moves} moves");
+    assert!(
+        frames
+            .last()
+            .and_then(|f| f["text"].as_str())
+            .is_some_and(|t| t.starts_with("game over"))
+    );
+    assert_eq!(game["envelope"].as_array().map(Vec::len), Some(3));
+    assert_eq!(game["hands"].as_array().map(Vec::len), Some(3));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_person_who_stops_answering_is_timed_out_and_the_bots_finish_the_game() {
+    let server = Server::start_with(None, &["--idle-seconds", "1"]);
+    let id = server.start_game(&json!({"variant": "speedclue", "players": 3, "seed": 4}));
+    let asked = server.wait_pending(id);
+    assert!(!asked["pending"].is_null(), "{asked}");
+    // Nobody answers (a closed tab): the seat is disqualified once the idle
+    // limit has passed, and the bots play the game to its end.
+    let started = std::time::Instant::now();
+    let finished = loop {
+        let (status, state) = server.get(&format!("/api/games/{id}"));
+        assert_eq!(status, 200, "{state}");
+        if !state["finished"].is_null() {
+            break state;
+        }
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(60),
+            "the game waited for the person for ever: {state}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    let outcome = finished["finished"]["outcomes"][0].as_str().unwrap_or("");
+    assert_eq!(outcome, "disqualified(timeout)", "{finished}");
+    // Answering now is refused with a message, not a crash.
+    let (status, body) = server.post(
+        &format!("/api/games/{id}/suggest"),
+        &json!({"request": asked["pending"]["id"], "cards": [0, 6, 12]}),
+    );
+    assert_ne!(status, 200, "{body}");
+    assert!(body["error"].is_string(), "{body}");
+}
+
+/// The ids of the deck's cards of `category`, in deck order.
+fn cards_of(state: &Value, category: &str) -> Vec<u64> {
+    state["deck"]
+        .as_array()
+        .expect("deck")
+        .iter()
+        .filter(|c| c["category"] == category)
+        .filter_map(|c| c["id"].as_u64())
+        .collect()
+}

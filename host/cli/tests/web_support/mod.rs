@@ -1,0 +1,336 @@
+//! Shared by the `web_*` tests: `clue serve` on a free port, a tiny HTTP
+//! client (no extra dependencies), and helpers that answer the seat's requests.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+/// `clue serve --port 0` for one test; killed when dropped.
+pub struct Server {
+    child: Child,
+    pub addr: String,
+}
+
+impl Server {
+    pub fn start(db: Option<&Path>) -> Server {
+        Server::start_with(db, &[])
+    }
+
+    /// `clue serve --port 0` with more flags.
+    pub fn start_with(db: Option<&Path>, flags: &[&str]) -> Server {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_clue"));
+        cmd.args(["serve", "--port", "0"]).args(flags);
+        if let Some(db) = db {
+            cmd.arg("--db").arg(db);
+        }
+        let mut child = cmd
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("clue serve starts");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let mut line = String::new();
+        BufReader::new(stdout)
+            .read_line(&mut line)
+            .expect("clue serve prints its address");
+        let addr = line
+            .trim()
+            .strip_prefix("listening on http://")
+            .unwrap_or_else(|| panic!("unexpected first line from clue serve: {line:?}"))
+            .to_string();
+        Server { child, addr }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    pub fn get(&self, path: &str) -> (u16, Value) {
+        http(&self.addr, "GET", path, None)
+    }
+
+    pub fn post(&self, path: &str, body: &Value) -> (u16, Value) {
+        http(&self.addr, "POST", path, Some(&body.to_string()))
+    }
+
+    /// Starts a game and returns its id, panicking with the server's message.
+    pub fn start_game(&self, request: &Value) -> u64 {
+        let (status, body) = self.post("/api/games", request);
+        assert_eq!(status, 200, "start {request}: {body}");
+        body["id"].as_u64().expect("an id")
+    }
+
+    /// The seat's view once it has a pending request or the game is over.
+    pub fn wait_pending(&self, id: u64) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let mut version = 0;
+        loop {
+            let (status, state) = self.get(&format!("/api/games/{id}?since={version}"));
+            assert_eq!(status, 200, "{state}");
+            if !state["pending"].is_null()
+                || !state["finished"].is_null()
+                || !state["error"].is_null()
+            {
+                return state;
+            }
+            version = state["version"].as_u64().unwrap_or(0);
+            assert!(
+                Instant::now() < deadline,
+                "the game never asked the seat anything"
+            );
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One HTTP/1.1 request; returns the status and the JSON body (or the body
+/// as a JSON string when it is not JSON).
+pub fn http(addr: &str, method: &str, path: &str, body: Option<&str>) -> (u16, Value) {
+    let (status, text) = http_text(addr, method, path, body);
+    let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
+    (status, value)
+}
+
+pub fn http_text(addr: &str, method: &str, path: &str, body: Option<&str>) -> (u16, String) {
+    let mut stream = TcpStream::connect(addr).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(120)))
+        .expect("timeout");
+    let body = body.unwrap_or("");
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).expect("send");
+    // Read the head, then exactly the body: some servers (chromedriver) keep
+    // the connection open whatever the request says.
+    let mut raw = Vec::new();
+    let mut buf = [0u8; 8192];
+    let head_end = loop {
+        if let Some(i) = raw.windows(4).position(|w| w == b"\r\n\r\n") {
+            break i + 4;
+        }
+        let n = stream.read(&mut buf).expect("read");
+        assert!(n > 0, "the connection closed before the response head");
+        raw.extend_from_slice(&buf[..n]);
+    };
+    let head = String::from_utf8_lossy(&raw[..head_end]).to_ascii_lowercase();
+    let status: u16 = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .expect("a status code");
+    let length = head
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length:"))
+        .and_then(|v| v.trim().parse::<usize>().ok());
+    let chunked = head.contains("transfer-encoding: chunked");
+    loop {
+        let have = raw.len() - head_end;
+        let done = match length {
+            Some(n) => have >= n,
+            None if chunked => raw.ends_with(b"0\r\n\r\n"),
+            None => false,
+        };
+        if done {
+            break;
+        }
+        let n = stream.read(&mut buf).expect("read");
+        if n == 0 {
+            break;
+        }
+        raw.extend_from_slice(&buf[..n]);
+    }
+    let rest = String::from_utf8_lossy(&raw[head_end..]).to_string();
+    let body = if chunked { unchunk(&rest) } else { rest };
+    (status, body)
+}
+
+fn unchunk(mut rest: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, tail)) = rest.split_once("\r\n") {
+        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if n == 0 || tail.len() < n {
+            break;
+        }
+        out.push_str(&tail[..n]);
+        rest = tail[n..].trim_start_matches("\r\n");
+    }
+    out
+}
+
+/// A legal answer to the pending request, as a simple player would give it:
+/// never accuse unless forced, move to the first target, suggest the cards
+/// it does not hold, show the first matching card.
+pub fn simple_answer(state: &Value, count: usize) -> (String, Value) {
+    let pending = &state["pending"];
+    let id = pending["id"].clone();
+    let r = &pending["request"];
+    let hand: Vec<u64> = state["hand"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_u64)
+        .collect();
+    let deck = state["deck"].as_array().cloned().unwrap_or_default();
+    let not_held = |cat: &str, skip: usize| -> Vec<u64> {
+        let cards: Vec<u64> = deck
+            .iter()
+            .filter(|c| c["category"] == cat)
+            .filter_map(|c| c["id"].as_u64())
+            .filter(|c| !hand.contains(c))
+            .collect();
+        let n = cards.len().max(1);
+        cards
+            .iter()
+            .cycle()
+            .skip(skip % n)
+            .take(1)
+            .copied()
+            .collect()
+    };
+    match r["request"].as_str().unwrap_or("") {
+        "accuse" if r["point"] == "forced" => {
+            let cats: Vec<String> = categories(state);
+            let mut cards = Vec::new();
+            for cat in &cats {
+                let k = if cat == "item" {
+                    state["rules"]["hidden"][0].as_u64().unwrap_or(1)
+                } else {
+                    1
+                };
+                let pool: Vec<u64> = deck
+                    .iter()
+                    .filter(|c| c["category"] == cat.as_str())
+                    .filter_map(|c| c["id"].as_u64())
+                    .filter(|c| !hand.contains(c))
+                    .collect();
+                cards.extend(pool.into_iter().take(k as usize));
+            }
+            (
+                "accuse".into(),
+                json!({"request": id, "accusation": {"cards": cards}}),
+            )
+        }
+        "accuse" => ("accuse".into(), json!({"request": id, "accusation": null})),
+        "move" => {
+            // Into a room when one is in reach, so the seat gets to suggest.
+            let targets = r["targets"].as_array().cloned().unwrap_or_default();
+            let to = targets
+                .iter()
+                .find(|t| t.get("room").is_some())
+                .unwrap_or(&r["targets"][0]);
+            ("move".into(), json!({"request": id, "to": to}))
+        }
+        "suggest" => {
+            if let Some(opp) = r["opponents"].as_array().and_then(|o| o.first()) {
+                let cards = not_held("item", count);
+                return (
+                    "suggest".into(),
+                    json!({"request": id, "suggestion": {"cards": cards, "target": opp}}),
+                );
+            }
+            let mut cards = Vec::new();
+            for cat in categories(state) {
+                if cat == "room" && !r["turn"]["room"].is_null() {
+                    cards.push(r["turn"]["room"].as_u64().unwrap_or(0));
+                } else {
+                    cards.extend(not_held(&cat, count + cards.len() * 7));
+                }
+            }
+            (
+                "suggest".into(),
+                json!({"request": id, "suggestion": {"cards": cards}}),
+            )
+        }
+        "respond" => (
+            "respond".into(),
+            json!({"request": id, "card": r["matching"][0]}),
+        ),
+        other => panic!("unexpected request kind {other:?} in {state}"),
+    }
+}
+
+/// The categories of the deck, in deck order.
+pub fn categories(state: &Value) -> Vec<String> {
+    let mut cats: Vec<String> = Vec::new();
+    for c in state["deck"].as_array().into_iter().flatten() {
+        let cat = c["category"].as_str().unwrap_or("").to_string();
+        if !cats.contains(&cat) {
+            cats.push(cat);
+        }
+    }
+    cats
+}
+
+/// A built-in bot that thinks a little before each decision, so a game of a
+/// tournament lasts long enough to be watched while it runs.
+pub struct Slow(Box<dyn clue_engine::SeatController>, Duration);
+
+impl clue_engine::SeatController for Slow {
+    fn call(
+        &mut self,
+        request: &clue_plugin_api::Request,
+    ) -> Result<clue_plugin_api::Reply, clue_engine::Fault> {
+        if !matches!(
+            request,
+            clue_plugin_api::Request::Watch { .. } | clue_plugin_api::Request::BeginGame { .. }
+        ) {
+            std::thread::sleep(self.1);
+        }
+        self.0.call(request)
+    }
+}
+
+/// Seats every bot of a tournament as a [`Slow`] one.
+pub struct SlowBots(pub Duration);
+
+impl clue_arena::runner::Connector for SlowBots {
+    fn connect(
+        &self,
+        bot: &clue_arena::config::BotEntry,
+    ) -> Result<Box<dyn clue_engine::SeatController>, clue_engine::Fault> {
+        clue_runtime::bots::connect(&bot.spec)
+            .map(|b| Box::new(Slow(b, self.0)) as Box<dyn clue_engine::SeatController>)
+            .map_err(|e| clue_engine::Fault::new(clue_plugin_api::DqReason::Crash, e.to_string()))
+    }
+}
+
+/// Runs a small `classic` tournament of built-in bots that think `think`
+/// per decision into `db` on a thread of its own; the thread returns how
+/// many games it played.
+pub fn slow_tournament(
+    dir: &Path,
+    db: &Path,
+    games: u32,
+    think: Duration,
+) -> std::thread::JoinHandle<Result<usize, String>> {
+    use clue_arena::{config, runner, store::Store};
+    let file = format!(
+        "variant: classic\nplayers: 3\nseed: 9\nconcurrency: 1\nschedule: {{kind: random, games: {games}}}\nbots:\n  - {{name: notebook, kind: builtin, path: notebook}}\n  - {{name: clueless, kind: builtin, path: clueless}}\n  - {{name: notebook-2, kind: builtin, path: notebook}}\n"
+    );
+    let t = config::parse(&file, "live.yaml", dir).expect("tournament");
+    let mut store = Store::open(db).expect("store");
+    std::thread::spawn(move || {
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let options = runner::RunOptions {
+            stop: &stop,
+            progress: false,
+            standings_every: None,
+        };
+        runner::run(&t, &mut store, &SlowBots(think), &options)
+            .map(|s| s.played)
+            .map_err(|e| e.to_string())
+    })
+}

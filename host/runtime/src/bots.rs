@@ -1,0 +1,252 @@
+//! Bot specs (`KIND:TARGET`) and turning them into seated bots. Every loader
+//! hands the engine a [`SeatController`]; the engine never learns which kind.
+
+use std::fmt;
+use std::str::FromStr;
+
+use clue_engine::{InProcess, SeatController};
+use serde::{Deserialize, Serialize};
+
+/// How a bot is loaded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BotKind {
+    /// Compiled into the host, run in-process.
+    Builtin,
+    /// A Rust cdylib through the stable ABI, in a worker process (docs/native.md).
+    Native,
+    /// A Rust cdylib through the stable ABI, loaded into the host's process:
+    /// only for bots you trust (it cannot be pre-empted or survived).
+    NativeTrusted,
+    /// A WebAssembly component.
+    Wasm,
+    /// A process speaking the JSON-lines protocol.
+    Jsonl,
+    /// A process speaking the `seeds/000` framework text protocol.
+    Framework,
+    /// A process speaking the `seeds/001` UniClue client protocol.
+    Uniclue,
+    /// A process speaking the 2014 Speed Clue TCP protocol.
+    Speedclue,
+}
+
+impl BotKind {
+    pub const ALL: [BotKind; 8] = [
+        BotKind::Builtin,
+        BotKind::Native,
+        BotKind::NativeTrusted,
+        BotKind::Wasm,
+        BotKind::Jsonl,
+        BotKind::Framework,
+        BotKind::Uniclue,
+        BotKind::Speedclue,
+    ];
+
+    /// Whether a bot of this kind is a program the host starts and talks to
+    /// over pipes or a socket (a command line), rather than a file it loads
+    /// (native, wasm) or a name (built-in).
+    pub fn is_process(self) -> bool {
+        match self {
+            BotKind::Jsonl | BotKind::Framework | BotKind::Uniclue | BotKind::Speedclue => true,
+            BotKind::Builtin | BotKind::Native | BotKind::NativeTrusted | BotKind::Wasm => false,
+        }
+    }
+
+    /// Whether a bot of this kind is a file the host loads (native, wasm).
+    pub fn is_file(self) -> bool {
+        matches!(
+            self,
+            BotKind::Native | BotKind::NativeTrusted | BotKind::Wasm
+        )
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            BotKind::Builtin => "builtin",
+            BotKind::Native => "native",
+            BotKind::NativeTrusted => "native-trusted",
+            BotKind::Wasm => "wasm",
+            BotKind::Jsonl => "jsonl",
+            BotKind::Framework => "framework",
+            BotKind::Uniclue => "uniclue",
+            BotKind::Speedclue => "speedclue",
+        }
+    }
+}
+
+/// A bot as named on the command line or in a tournament file: `builtin:notebook`,
+/// `native:target/release/libnotebook.so`, `jsonl:python3 bot.py`, ...
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct BotSpec {
+    pub kind: BotKind,
+    pub target: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    #[error("bot `{0}` has no kind: write it as KIND:TARGET, e.g. builtin:notebook")]
+    NoKind(String),
+    #[error("bot `{spec}`: unknown kind `{kind}` (expected one of: {expected})")]
+    UnknownKind {
+        spec: String,
+        kind: String,
+        expected: String,
+    },
+    #[error("bot `{0}`: nothing after the colon")]
+    NoTarget(String),
+    #[error("unknown built-in bot `{name}` (built-in bots: {known})")]
+    UnknownBuiltin { name: String, known: String },
+    #[error("bot `{spec}`: {kind} bots are not supported by this build of the host yet")]
+    Unsupported { spec: String, kind: &'static str },
+    /// A wasm bot that does not load (docs/wasm.md).
+    #[error("{0}")]
+    Wasm(String),
+    /// A process bot that does not start (docs/protocol.md).
+    #[error("bot `{spec}`: {message}")]
+    Process { spec: String, message: String },
+    /// A native bot that does not load (docs/native.md).
+    #[error("{0}")]
+    Native(String),
+    /// `builtin:human` asked of a caller that has no person to seat.
+    #[error("builtin:human plays at a terminal: only `clue play` and `clue framework` seat it")]
+    Human,
+}
+
+impl FromStr for BotSpec {
+    type Err = SpecError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let (kind, target) = s
+            .split_once(':')
+            .ok_or_else(|| SpecError::NoKind(s.into()))?;
+        let kind = BotKind::ALL
+            .into_iter()
+            .find(|k| k.name() == kind.trim())
+            .ok_or_else(|| SpecError::UnknownKind {
+                spec: s.into(),
+                kind: kind.into(),
+                expected: BotKind::ALL.map(BotKind::name).join(", "),
+            })?;
+        let target = target.trim();
+        if target.is_empty() {
+            return Err(SpecError::NoTarget(s.into()));
+        }
+        if kind == BotKind::Builtin && !BUILTINS.contains(&target) && target != HUMAN {
+            return Err(SpecError::UnknownBuiltin {
+                name: target.into(),
+                known: BUILTINS.join(", "),
+            });
+        }
+        Ok(BotSpec {
+            kind,
+            target: target.to_string(),
+        })
+    }
+}
+
+impl fmt::Display for BotSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.kind.name(), self.target)
+    }
+}
+
+/// The bots compiled into the host.
+pub const BUILTINS: [&str; 3] = ["clueless", "notebook", "sleuth"];
+
+/// `builtin:human`: the person at this terminal (`clue play`; not a tournament entrant).
+pub const HUMAN: &str = "human";
+
+/// Creates a fresh built-in bot by name. `human` is not one of them: the
+/// person at a terminal is seated by the `clue` binary (see
+/// [`SpecError::Human`]).
+pub fn builtin(name: &str) -> Option<Box<dyn SeatController>> {
+    match name {
+        "clueless" => Some(Box::new(InProcess(clueless::Clueless::default()))),
+        "notebook" => Some(Box::new(InProcess(notebook::Notebook::default()))),
+        "sleuth" => Some(Box::new(InProcess(sleuth::Sleuth::default()))),
+        _ => None,
+    }
+}
+
+/// Limits a tournament or a command sets on one bot; `None` keeps the
+/// runtime's default. Each runtime applies what it can enforce: the time per
+/// call everywhere, fuel in wasm, memory in wasm (linear memory) and in
+/// processes and isolated native workers (address space).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BotLimits {
+    pub time_per_call: Option<std::time::Duration>,
+    pub fuel: Option<u64>,
+    pub memory_bytes: Option<u64>,
+}
+
+/// Seats a bot for one game with the runtimes' default limits.
+pub fn connect(spec: &BotSpec) -> Result<Box<dyn SeatController>, SpecError> {
+    connect_with(spec, &BotLimits::default())
+}
+
+/// Seats a bot for one game under `limits`.
+pub fn connect_with(
+    spec: &BotSpec,
+    limits: &BotLimits,
+) -> Result<Box<dyn SeatController>, SpecError> {
+    let process_limits =
+        |base: crate::process::ProcessLimits| crate::process::ProcessLimits {
+            message: limits.time_per_call.unwrap_or(base.message),
+            address_space: limits.memory_bytes.or(base.address_space),
+            ..base
+        };
+    match spec.kind {
+        BotKind::Builtin if spec.target == HUMAN => Err(SpecError::Human),
+        BotKind::Builtin => builtin(&spec.target).ok_or_else(|| SpecError::UnknownBuiltin {
+            name: spec.target.clone(),
+            known: BUILTINS.join(", "),
+        }),
+        BotKind::Native => crate::native::isolated::IsolatedNative::spawn(
+            std::path::Path::new(&spec.target),
+            &process_limits(crate::native::isolated::worker_limits()),
+        )
+        .map(|bot| Box::new(bot) as Box<dyn SeatController>)
+        .map_err(|e| SpecError::Native(e.to_string())),
+        BotKind::NativeTrusted => crate::native::TrustedNative::load(
+            std::path::Path::new(&spec.target),
+            limits
+                .time_per_call
+                .unwrap_or(crate::native::DEFAULT_CALL_LIMIT),
+        )
+        .map(|bot| Box::new(bot) as Box<dyn SeatController>)
+        .map_err(|e| SpecError::Native(e.to_string())),
+        BotKind::Jsonl | BotKind::Framework | BotKind::Uniclue | BotKind::Speedclue => {
+            use crate::process::{self, Protocol};
+            let protocol = match spec.kind {
+                BotKind::Framework => Protocol::Framework,
+                BotKind::Uniclue => Protocol::Uniclue,
+                BotKind::Speedclue => Protocol::Speedclue,
+                _ => Protocol::Jsonl,
+            };
+            let limits = process_limits(process::ProcessLimits::default());
+            process::connect(protocol, &spec.target, &limits).map_err(|e| SpecError::Process {
+                spec: spec.to_string(),
+                message: e.to_string(),
+            })
+        }
+        BotKind::Wasm => {
+            let prepared = crate::wasm::prepare(std::path::Path::new(&spec.target))
+                .map_err(|e| SpecError::Wasm(e.to_string()))?;
+            let base = match limits.time_per_call {
+                Some(time) => crate::wasm::WasmLimits::for_time(time),
+                None => crate::wasm::WasmLimits::default(),
+            };
+            let wasm_limits = crate::wasm::WasmLimits {
+                fuel_per_call: limits.fuel.or(base.fuel_per_call),
+                memory_bytes: limits.memory_bytes.map_or(base.memory_bytes, |m| {
+                    usize::try_from(m).unwrap_or(usize::MAX)
+                }),
+                ..base
+            };
+            Ok(Box::new(crate::wasm::WasmBot::new(
+                prepared,
+                wasm_limits,
+            )))
+        }
+    }
+}

@@ -1,0 +1,23 @@
+//! Clue Arena's bot runtimes: a bot spec (`KIND:TARGET`, [`bots`]) becomes a
+//! seated bot, a [`clue_engine::SeatController`], whatever it is: built into
+//! the host, a native plugin ([`native`]: isolated in a worker process, or
+//! trusted in-process), a WebAssembly component ([`wasm`]: fuel, memory
+//! limits, no ambient capabilities), or a process speaking one of four
+//! protocols ([`process`]: JSON lines, the `seeds/000` framework, UniClue,
+//! Speed Clue). The containment of every kind lives here, and nothing here
+//! knows about tournaments, stores or the web.
+//!
+//! ```
+//! use clue_runtime::bots::{self, BotSpec};
+//!
+//! let spec: BotSpec = "builtin:notebook".parse().unwrap();
+//! let seats = vec![bots::connect(&spec).unwrap(), bots::connect(&"builtin:clueless".parse().unwrap()).unwrap()];
+//! assert_eq!(seats.len(), 2);
+//! assert!("python:bot.py".parse::<BotSpec>().is_err());
+//! ```
+
+pub mod bots;
+pub mod native;
+pub mod process;
+pub mod sticky;
+pub mod wasm;

@@ -1,0 +1,290 @@
+//! One contained bot process: spawned in its own session with resource
+//! limits and a cleared environment, spoken to one line at a time with a
+//! deadline, and killed with its whole process group when dropped.
+
+use std::io::Write;
+use std::os::unix::process::ExitStatusExt;
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use clue_engine::Fault;
+use clue_plugin_api::DqReason;
+
+use super::output::{self, Output, StderrTap};
+use super::sys;
+use super::{ProcessLimits, SpawnError};
+
+/// How often a waiting host checks whether the bot has exited.
+const POLL: Duration = Duration::from_millis(20);
+
+/// A running bot process. Dropping it kills and reaps its process group.
+pub struct BotProcess {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<Output>,
+    stderr: StderrTap,
+    /// The command line, for messages.
+    command: String,
+    exited: Option<ExitStatus>,
+}
+
+impl BotProcess {
+    /// Starts `argv` contained by `limits`.
+    pub fn spawn(argv: &[String], limits: &ProcessLimits) -> Result<BotProcess, SpawnError> {
+        let command_line = argv.join(" ");
+        let (program, args) = argv.split_first().ok_or(SpawnError::Empty)?;
+        let mut command = Command::new(program);
+        command
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .env_clear();
+        for name in &limits.pass_env {
+            if let Some(value) = std::env::var_os(name) {
+                command.env(name, value);
+            }
+        }
+        for (name, value) in &limits.env {
+            command.env(name, value);
+        }
+        if let Some(dir) = &limits.dir {
+            command.current_dir(dir);
+        }
+        sys::contain(
+            &mut command,
+            sys::Rlimits {
+                address_space: limits.address_space,
+                cpu_seconds: limits.cpu_seconds,
+                processes: limits.processes,
+            },
+        );
+        let mut child = command.spawn().map_err(|source| SpawnError::Start {
+            command: command_line.clone(),
+            source,
+        })?;
+        let stdin = child.stdin.take();
+        let lines = match child.stdout.take() {
+            Some(stdout) => output::read_lines(stdout, limits.max_line, limits.max_output),
+            None => output::read_lines(std::io::empty(), 0, 0),
+        };
+        let stderr = StderrTap::default();
+        if let Some(pipe) = child.stderr.take() {
+            stderr.drain(pipe, limits.max_stderr);
+        }
+        Ok(BotProcess {
+            child,
+            stdin,
+            lines,
+            stderr,
+            command: command_line,
+            exited: None,
+        })
+    }
+
+    /// The process id, which is also the id of the bot's process group.
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// The command line the bot was started with.
+    pub fn command(&self) -> &str {
+        &self.command
+    }
+
+    /// The bot's stderr so far (keeps filling while the bot runs).
+    pub fn stderr(&self) -> StderrTap {
+        self.stderr.clone()
+    }
+
+    /// The bot's stderr for the game record: when the bot was killed on a
+    /// fault (`killed`), the pipe is first given a moment to drain its last
+    /// words.
+    pub fn stderr_text(&self, killed: bool) -> String {
+        if killed {
+            self.stderr.text_after_end(super::STDERR_SETTLE)
+        } else {
+            self.stderr.text()
+        }
+    }
+
+    /// Writes one line (a newline is added) to the bot's stdin.
+    pub fn send(&mut self, line: &str) -> Result<(), Fault> {
+        let result = match self.stdin.as_mut() {
+            Some(stdin) => stdin
+                .write_all(line.as_bytes())
+                .and_then(|()| stdin.write_all(b"\n"))
+                .and_then(|()| stdin.flush()),
+            None => Err(std::io::ErrorKind::BrokenPipe.into()),
+        };
+        result.map_err(|e| {
+            self.stdin = None;
+            let status = self.wait_briefly();
+            Fault::new(
+                DqReason::Crash,
+                format!("stopped reading its input ({e}){}", describe(status)),
+            )
+        })
+    }
+
+    /// Closes the bot's stdin (end of the game for line protocols).
+    pub fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
+    /// A line the bot wrote without being asked, if any is waiting.
+    pub fn stray_line(&mut self) -> Option<Result<String, Fault>> {
+        match self.lines.try_recv() {
+            Ok(Output::Line(line)) => Some(Ok(line)),
+            Ok(other) => Some(Err(self.fault(other))),
+            Err(_) => None,
+        }
+    }
+
+    /// The next line the bot writes, within `timeout`. `waiting_for` names
+    /// what was expected, for the fault's detail.
+    pub fn recv(&mut self, timeout: Duration, waiting_for: &str) -> Result<String, Fault> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(Fault::new(
+                    DqReason::Timeout,
+                    format!("no {waiting_for} within {} ms", timeout.as_millis()),
+                ));
+            }
+            let slice = (deadline - now).min(POLL);
+            match self.lines.recv_timeout(slice) {
+                Ok(Output::Line(line)) => return Ok(line),
+                Ok(other) => return Err(self.fault(other)),
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(self.fault(Output::Failed("the output reader stopped".into())));
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+            // A bot that exited while a child of its own keeps its stdout
+            // open never shows end of output: notice the exit itself.
+            if self.exited.is_none()
+                && let Ok(Some(status)) = self.child.try_wait()
+            {
+                self.exited = Some(status);
+            }
+            if let Some(status) = self.exited {
+                // Whatever it wrote before exiting has had a moment to arrive.
+                return match self.lines.recv_timeout(POLL) {
+                    Ok(Output::Line(line)) => Ok(line),
+                    _ => Err(Fault::new(
+                        DqReason::Crash,
+                        format!("exited{}", describe(Some(status))),
+                    )),
+                };
+            }
+        }
+    }
+
+    fn fault(&mut self, output: Output) -> Fault {
+        match output {
+            Output::Line(line) => Fault::new(
+                DqReason::ProtocolError,
+                format!("sent `{}` unasked", clip(&line)),
+            ),
+            Output::TooLong { start } => Fault::new(
+                DqReason::ProtocolError,
+                format!(
+                    "sent a line longer than the cap, starting `{}`",
+                    clip(&start)
+                ),
+            ),
+            Output::TooMuch { bytes } => Fault::new(
+                DqReason::ProtocolError,
+                format!("flooded its output ({bytes} bytes, over the cap)"),
+            ),
+            Output::Closed => {
+                let status = self.wait_briefly();
+                let what = if status.is_some() {
+                    "exited"
+                } else {
+                    "closed its output"
+                };
+                Fault::new(DqReason::Crash, format!("{what}{}", describe(status)))
+            }
+            Output::Failed(e) => Fault::new(DqReason::Crash, format!("unreadable output: {e}")),
+        }
+    }
+
+    /// The exit status, if the bot exits within a moment.
+    fn wait_briefly(&mut self) -> Option<ExitStatus> {
+        for _ in 0..5 {
+            if let Some(status) = self.exited {
+                return Some(status);
+            }
+            if let Ok(Some(status)) = self.child.try_wait() {
+                self.exited = Some(status);
+                return Some(status);
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        None
+    }
+
+    /// A crash fault if the bot has exited (reaping it).
+    pub fn exit_fault(&mut self) -> Option<Fault> {
+        if self.exited.is_none()
+            && let Ok(Some(status)) = self.child.try_wait()
+        {
+            self.exited = Some(status);
+        }
+        self.exited
+            .map(|status| Fault::new(DqReason::Crash, format!("exited{}", describe(Some(status)))))
+    }
+
+    /// Kills the whole process group and reaps the bot.
+    pub fn kill(&mut self) {
+        self.stdin = None;
+        sys::kill_group(self.child.id());
+        if self.exited.is_none() {
+            let _ = self.child.kill();
+            if let Ok(status) = self.child.wait() {
+                self.exited = Some(status);
+            }
+        }
+    }
+}
+
+impl Drop for BotProcess {
+    /// End of the game: end of input first, a moment to exit cleanly, then
+    /// the whole group is killed (children of the bot included) and reaped.
+    fn drop(&mut self) {
+        self.stdin = None;
+        let deadline = Instant::now() + Duration::from_millis(100);
+        while self.exited.is_none() && Instant::now() < deadline {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                self.exited = Some(status);
+            } else {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
+        self.kill();
+    }
+}
+
+/// ` with status 3`, ` killed by signal 9`, or nothing.
+fn describe(status: Option<ExitStatus>) -> String {
+    match status {
+        Some(s) => match (s.code(), s.signal()) {
+            (Some(code), _) => format!(" with status {code}"),
+            (None, Some(signal)) => format!(" killed by signal {signal}"),
+            _ => String::new(),
+        },
+        None => String::new(),
+    }
+}
+
+/// At most 200 characters of what a bot sent, for messages.
+pub fn clip(text: &str) -> String {
+    match text.char_indices().nth(200) {
+        Some((i, _)) => format!("{}...", &text[..i]),
+        None => text.to_string(),
+    }
+}

@@ -1,0 +1,98 @@
+//! The JSON-lines protocol (`docs/protocol.md`): the host sends its
+//! [`Hello`], the bot answers with its own, then each request line gets
+//! exactly one reply line.
+
+use clue_engine::Fault;
+use clue_plugin_api::{DqReason, Reply, Request, wire};
+use wire::Hello;
+
+use super::{BotProcess, ProcessLimits, SpawnError, StderrTap, clip, split_command};
+use crate::sticky::{Exchange, Sticky};
+
+/// A process bot speaking the JSON-lines protocol.
+pub struct JsonlBot {
+    process: BotProcess,
+    limits: ProcessLimits,
+    /// The name the bot gave in its hello, once it has.
+    name: Option<String>,
+}
+
+impl JsonlBot {
+    /// Starts the command line `command` (split like a shell would). The
+    /// hello is exchanged on the first request, under `limits.startup`.
+    pub fn spawn(command: &str, limits: &ProcessLimits) -> Result<Sticky<JsonlBot>, SpawnError> {
+        let argv = split_command(command)?;
+        Ok(Sticky::new(JsonlBot {
+            process: BotProcess::spawn(&argv, limits)?,
+            limits: limits.clone(),
+            name: None,
+        }))
+    }
+
+    /// The name the bot gave in its hello (`None` before the first request).
+    pub fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+
+    /// The bot's stderr, kept up to `limits.max_stderr`.
+    pub fn stderr(&self) -> StderrTap {
+        self.process.stderr()
+    }
+
+    fn hello(&mut self) -> Result<(), Fault> {
+        let ours = serde_json::to_string(&Hello::new("")).unwrap_or_default();
+        self.process.send(&ours)?;
+        let line = self.process.recv(self.limits.startup, "hello")?;
+        let theirs: Hello = serde_json::from_str(&line).map_err(|e| {
+            Fault::new(
+                DqReason::ProtocolError,
+                format!("sent `{}` instead of a hello ({e})", clip(&line)),
+            )
+        })?;
+        theirs
+            .check()
+            .map_err(|e| Fault::new(DqReason::ProtocolError, e.to_string()))?;
+        self.name = Some(theirs.name);
+        Ok(())
+    }
+
+    fn exchange(&mut self, request: &Request) -> Result<Reply, Fault> {
+        if self.name.is_none() {
+            self.hello()?;
+        }
+        if let Some(stray) = self.process.stray_line() {
+            let line = stray?;
+            return Err(Fault::new(
+                DqReason::ProtocolError,
+                format!("sent `{}` unasked", clip(&line)),
+            ));
+        }
+        self.process.send(&wire::encode_request(request))?;
+        let what = format!("reply to `{}`", request.kind());
+        let line = self.process.recv(self.limits.message, &what)?;
+        wire::decode_reply(&line).map_err(|e| {
+            Fault::new(
+                DqReason::ProtocolError,
+                format!(
+                    "sent `{}` in answer to `{}` ({e})",
+                    clip(&line),
+                    request.kind()
+                ),
+            )
+        })
+    }
+}
+
+impl Exchange for JsonlBot {
+    fn exchange(&mut self, request: &Request) -> Result<Reply, Fault> {
+        JsonlBot::exchange(self, request)
+    }
+
+    fn abandon(&mut self) {
+        self.process.kill();
+    }
+
+    fn stderr(&self, abandoned: bool) -> Option<String> {
+        Some(self.process.stderr_text(abandoned))
+    }
+}

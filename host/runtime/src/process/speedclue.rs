@@ -1,0 +1,449 @@
+//! The 2014 Speed Clue contest protocol (`docs/speedclue.md`): the host
+//! listens on a loopback port, starts the bot from its launch line, waits for
+//! `ID alive` on the connection, then speaks one line per message:
+//! `reset`/`ok`, `suggest`/`suggest S W R`, `disprove`/`show X`,
+//! `suggestion`/`ok`, `accuse`/`-` or `accuse S W R`, `accusation`/`ok`,
+//! `done`/`dead`.
+
+use std::io::Write;
+use std::net::{TcpListener, TcpStream};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use clue_engine::Fault;
+use clue_plugin_api::{
+    Accusation, AccusePoint, Card, DqReason, Event, Reply, Request, Seat, Suggestion,
+};
+
+use super::output::{self, Output};
+use super::{BotProcess, ProcessLimits, SpawnError, StderrTap, clip, split_command};
+use crate::sticky::{Exchange, Sticky};
+
+/// The 2014 card codes, in the classic deck's id order (ids are alphabetical).
+pub const CODES: [&str; 21] = [
+    "Gr", "Mu", "Pe", "Pl", "Sc", "Wh", // suspects
+    "Ca", "Kn", "Pi", "Re", "Ro", "Wr", // weapons
+    "Ba", "Bi", "Co", "Di", "Ha", "Ki", "Li", "Lo", "St", // rooms
+];
+
+pub fn code(card: Card) -> &'static str {
+    CODES.get(card.index()).copied().unwrap_or("??")
+}
+
+pub fn card(code: &str) -> Option<Card> {
+    CODES
+        .iter()
+        .position(|c| c.eq_ignore_ascii_case(code))
+        .map(|i| Card(i as u16))
+}
+
+/// The launch line with `{ID}` and `%%` filled in: braces mark the
+/// identifier (passed without them), `%%` is the port; a line with neither
+/// gets `ID PORT` appended. Returns the words and the identifier.
+pub fn launch_words(
+    line: &str,
+    default_id: &str,
+    port: u16,
+) -> Result<(Vec<String>, String), SpawnError> {
+    let words = split_command(line)?;
+    let mut id = None;
+    let mut has_port = false;
+    let mut out = Vec::with_capacity(words.len() + 2);
+    for word in words {
+        let mut word = word;
+        if let (Some(open), Some(close)) = (word.find('{'), word.rfind('}'))
+            && open < close
+            && id.is_none()
+        {
+            id = Some(word[open + 1..close].to_string());
+            word = format!(
+                "{}{}{}",
+                &word[..open],
+                &word[open + 1..close],
+                &word[close + 1..]
+            );
+        }
+        if word.contains("%%") {
+            has_port = true;
+            word = word.replace("%%", &port.to_string());
+        }
+        out.push(word);
+    }
+    let id = match id {
+        Some(id) => id,
+        None => {
+            out.push(default_id.to_string());
+            default_id.to_string()
+        }
+    };
+    if !has_port {
+        out.push(port.to_string());
+    }
+    Ok((out, id))
+}
+
+static NEXT_ID: AtomicUsize = AtomicUsize::new(1);
+
+/// A 2014 Speed Clue bot.
+pub struct SpeedclueBot {
+    process: BotProcess,
+    listener: TcpListener,
+    limits: ProcessLimits,
+    id: String,
+    connection: Option<(TcpStream, Receiver<Output>)>,
+    /// The last suggestion made, for the `suggestion` line that reports its answer.
+    last: Option<(Seat, Suggestion)>,
+}
+
+impl SpeedclueBot {
+    /// Listens on a loopback port and starts the bot from its launch line.
+    pub fn spawn(launch: &str, limits: &ProcessLimits) -> Result<Sticky<SpeedclueBot>, SpawnError> {
+        let listener = TcpListener::bind("127.0.0.1:0").map_err(SpawnError::Listen)?;
+        let port = listener.local_addr().map_err(SpawnError::Listen)?.port();
+        listener.set_nonblocking(true).map_err(SpawnError::Listen)?;
+        let default_id = format!("bot{}", NEXT_ID.fetch_add(1, Ordering::Relaxed));
+        let (argv, id) = launch_words(launch, &default_id, port)?;
+        Ok(Sticky::new(SpeedclueBot {
+            process: BotProcess::spawn(&argv, limits)?,
+            listener,
+            limits: limits.clone(),
+            id,
+            connection: None,
+            last: None,
+        }))
+    }
+
+    /// The identifier the bot was given.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    pub fn stderr(&self) -> StderrTap {
+        self.process.stderr()
+    }
+
+    /// Accepts the bot's connection and reads `ID alive`.
+    fn connect(&mut self) -> Result<(), Fault> {
+        let deadline = Instant::now() + self.limits.startup;
+        let stream = loop {
+            match self.listener.accept() {
+                Ok((stream, _)) => break stream,
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+                Err(e) => return Err(Fault::new(DqReason::Crash, format!("accept failed: {e}"))),
+            }
+            if let Some(fault) = self.process.exit_fault() {
+                return Err(fault);
+            }
+            if Instant::now() >= deadline {
+                return Err(Fault::new(
+                    DqReason::Timeout,
+                    format!(
+                        "did not connect within {} ms",
+                        self.limits.startup.as_millis()
+                    ),
+                ));
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        let io_fault = |e: std::io::Error| Fault::new(DqReason::Crash, format!("connection: {e}"));
+        stream.set_nonblocking(false).map_err(io_fault)?;
+        stream
+            .set_write_timeout(Some(self.limits.message))
+            .map_err(io_fault)?;
+        let reader = stream.try_clone().map_err(io_fault)?;
+        let lines = output::read_lines(reader, self.limits.max_line, self.limits.max_output);
+        self.connection = Some((stream, lines));
+        let alive = self.recv(self.limits.startup, "`ID alive`")?;
+        let expected = format!("{} alive", self.id);
+        if alive.trim() != expected {
+            return Err(Fault::new(
+                DqReason::ProtocolError,
+                format!("sent `{}` instead of `{expected}`", clip(&alive)),
+            ));
+        }
+        Ok(())
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), Fault> {
+        let Some((stream, _)) = self.connection.as_mut() else {
+            return Err(Fault::new(DqReason::Crash, "not connected"));
+        };
+        stream
+            .write_all(format!("{line}\n").as_bytes())
+            .and_then(|()| stream.flush())
+            .map_err(|e| {
+                if e.kind() == std::io::ErrorKind::WouldBlock
+                    || e.kind() == std::io::ErrorKind::TimedOut
+                {
+                    Fault::new(DqReason::Timeout, "stopped reading its connection")
+                } else {
+                    Fault::new(DqReason::Crash, format!("connection lost: {e}"))
+                }
+            })
+    }
+
+    fn recv(&mut self, timeout: Duration, waiting_for: &str) -> Result<String, Fault> {
+        let Some((_, lines)) = self.connection.as_ref() else {
+            return Err(Fault::new(DqReason::Crash, "not connected"));
+        };
+        let deadline = Instant::now() + timeout;
+        loop {
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(Fault::new(
+                    DqReason::Timeout,
+                    format!("no {waiting_for} within {} ms", timeout.as_millis()),
+                ));
+            }
+            match lines.recv_timeout((deadline - now).min(Duration::from_millis(20))) {
+                Ok(Output::Line(line)) => return Ok(line),
+                Ok(Output::TooLong { start }) => {
+                    return Err(Fault::new(
+                        DqReason::ProtocolError,
+                        format!(
+                            "sent a line longer than the cap, starting `{}`",
+                            clip(&start)
+                        ),
+                    ));
+                }
+                Ok(Output::TooMuch { bytes }) => {
+                    return Err(Fault::new(
+                        DqReason::ProtocolError,
+                        format!("flooded its connection ({bytes} bytes, over the cap)"),
+                    ));
+                }
+                Ok(Output::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                    let status = self
+                        .process
+                        .exit_fault()
+                        .map(|f| format!(" ({})", f.detail));
+                    return Err(Fault::new(
+                        DqReason::Crash,
+                        format!("closed the connection{}", status.unwrap_or_default()),
+                    ));
+                }
+                Ok(Output::Failed(e)) => {
+                    return Err(Fault::new(DqReason::Crash, format!("connection: {e}")));
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+            if let Some(fault) = self.process.exit_fault() {
+                return Err(fault);
+            }
+        }
+    }
+
+    /// Sends `line` and returns the bot's answer.
+    fn ask(&mut self, line: &str) -> Result<String, Fault> {
+        self.send(line)?;
+        let what = format!("answer to `{line}`");
+        self.recv(self.limits.message, &what)
+    }
+
+    /// Sends `line` and expects `expected` back.
+    fn tell(&mut self, line: &str, expected: &str) -> Result<(), Fault> {
+        let answer = self.ask(line)?;
+        if answer.trim() == expected {
+            Ok(())
+        } else {
+            Err(wrong(&answer, line, expected))
+        }
+    }
+
+    fn exchange(&mut self, request: &Request) -> Result<Reply, Fault> {
+        match request {
+            Request::BeginGame { setup } => {
+                if setup.deck.len() != CODES.len() {
+                    return Err(Fault::new(
+                        DqReason::ProtocolError,
+                        format!(
+                            "a Speed Clue bot plays the classic deck, not {}",
+                            setup.variant
+                        ),
+                    ));
+                }
+                if self.connection.is_none() {
+                    self.connect()?;
+                }
+                let hand: Vec<&str> = setup.hand.iter().map(|&c| code(c)).collect();
+                let line = format!(
+                    "reset {} {} {}",
+                    setup.players,
+                    setup.seat.0,
+                    hand.join(" ")
+                );
+                self.tell(line.trim_end(), "ok")?;
+                Ok(Reply::Ok)
+            }
+            Request::Suggest(_) => {
+                let answer = self.ask("suggest")?;
+                let cards = parse_triple(&answer, "suggest")
+                    .ok_or_else(|| wrong(&answer, "suggest", "suggest S W R"))?;
+                Ok(Reply::Suggest {
+                    suggestion: Some(Suggestion {
+                        cards,
+                        target: None,
+                    }),
+                })
+            }
+            Request::Respond(r) => {
+                if let [only] = r.matching.as_slice() {
+                    return Ok(Reply::Respond { card: Some(*only) });
+                }
+                let line = format!("disprove {} {}", r.suggester.0, codes(&r.suggestion.cards));
+                let answer = self.ask(&line)?;
+                let shown = answer
+                    .trim()
+                    .strip_prefix("show ")
+                    .and_then(|c| card(c.trim()))
+                    .ok_or_else(|| wrong(&answer, &line, "show X"))?;
+                Ok(Reply::Respond { card: Some(shown) })
+            }
+            Request::Accuse(r) => {
+                if r.point == AccusePoint::StartOfTurn {
+                    return Ok(Reply::Accuse { accusation: None });
+                }
+                let answer = self.ask("accuse")?;
+                if answer.trim() == "-" {
+                    return Ok(Reply::Accuse { accusation: None });
+                }
+                let cards = parse_triple(&answer, "accuse")
+                    .ok_or_else(|| wrong(&answer, "accuse", "`-` or `accuse S W R`"))?;
+                Ok(Reply::Accuse {
+                    accusation: Some(Accusation { cards }),
+                })
+            }
+            Request::Move(r) => Ok(Reply::Move { to: r.targets[0] }),
+            Request::Watch { event } => {
+                self.watch(event)?;
+                Ok(Reply::Ok)
+            }
+        }
+    }
+
+    fn watch(&mut self, event: &Event) -> Result<(), Fault> {
+        match event {
+            Event::Suggested { seat, suggestion } => {
+                self.last = Some((*seat, suggestion.clone()));
+            }
+            Event::Answered {
+                suggester,
+                shown_by,
+                card,
+                ..
+            } => {
+                let Some((_, suggestion)) = self.last.take() else {
+                    return Ok(());
+                };
+                let mut line = format!(
+                    "suggestion {} {} {}",
+                    suggester.0,
+                    codes(&suggestion.cards),
+                    shown_by.map_or("-".to_string(), |s| s.0.to_string())
+                );
+                if let Some(card) = card {
+                    line.push(' ');
+                    line.push_str(code(*card));
+                }
+                self.tell(&line, "ok")?;
+            }
+            Event::Accused {
+                seat,
+                accusation: Some(accusation),
+                correct: Some(correct),
+            } => {
+                let line = format!(
+                    "accusation {} {} {}",
+                    seat.0,
+                    codes(&accusation.cards),
+                    if *correct { '+' } else { '-' }
+                );
+                self.tell(&line, "ok")?;
+            }
+            // The bot may exit at once instead of saying `dead`: both end its game.
+            Event::GameOver { .. } if self.send("done").is_ok() => {
+                let _ = self.recv(self.limits.message, "`dead`");
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+impl Exchange for SpeedclueBot {
+    fn exchange(&mut self, request: &Request) -> Result<Reply, Fault> {
+        SpeedclueBot::exchange(self, request)
+    }
+
+    fn abandon(&mut self) {
+        self.process.kill();
+    }
+
+    fn stderr(&self, abandoned: bool) -> Option<String> {
+        Some(self.process.stderr_text(abandoned))
+    }
+}
+
+fn codes(cards: &[Card]) -> String {
+    cards.iter().map(|&c| code(c)).collect::<Vec<_>>().join(" ")
+}
+
+/// `suggest Pl Ro Ki` -> the three cards (categories are checked by the engine).
+fn parse_triple(line: &str, keyword: &str) -> Option<Vec<Card>> {
+    let mut words = line.split_whitespace();
+    if words.next()? != keyword {
+        return None;
+    }
+    let cards: Vec<Card> = words.map(card).collect::<Option<_>>()?;
+    (cards.len() == 3).then_some(cards)
+}
+
+fn wrong(answer: &str, asked: &str, expected: &str) -> Fault {
+    Fault::new(
+        DqReason::ProtocolError,
+        format!(
+            "sent `{}` in answer to `{asked}` (expected {expected})",
+            clip(answer)
+        ),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(line: &str, expected: &[&str], id: &str) {
+        let (words, got) = launch_words(line, "bot7", 4321).expect("splits");
+        assert_eq!(words, expected);
+        assert_eq!(got, id);
+    }
+
+    #[test]
+    fn launch_lines_fill_in_the_identifier_and_port() {
+        check(
+            "java -jar x.jar {Sherlock} %%",
+            &["java", "-jar", "x.jar", "Sherlock", "4321"],
+            "Sherlock",
+        );
+        check(
+            "python bot.py",
+            &["python", "bot.py", "bot7", "4321"],
+            "bot7",
+        );
+        check(
+            "./bot --port=%% --name={Ada}",
+            &["./bot", "--port=4321", "--name=Ada"],
+            "Ada",
+        );
+    }
+
+    #[test]
+    fn card_codes_follow_the_deck_ids() {
+        assert_eq!(card("Gr"), Some(Card(0)));
+        assert_eq!(card("Wr"), Some(Card(11)));
+        assert_eq!(card("St"), Some(Card(20)));
+        assert_eq!(card("Xx"), None);
+        assert_eq!(code(Card(12)), "Ba");
+    }
+}

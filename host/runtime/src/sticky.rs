@@ -1,0 +1,138 @@
+//! The first fault sticks: once a bot has failed a call (a timeout, a crash,
+//! a protocol error), every later call fails the same way without reaching
+//! the bot, and the bot is abandoned once (a process is killed). Every
+//! runtime's bot is an [`Exchange`] (one request, one reply) wrapped in
+//! [`Sticky`], which is the [`SeatController`] the engine sees.
+
+use std::ops::{Deref, DerefMut};
+
+use clue_engine::{Fault, SeatController};
+use clue_plugin_api::{Reply, Request};
+
+/// One runtime's conversation with a bot.
+pub trait Exchange {
+    /// Sends one request and reads the reply.
+    fn exchange(&mut self, request: &Request) -> Result<Reply, Fault>;
+
+    /// Called once, on the first fault: stop the bot (a process is killed so
+    /// that it cannot go on using the machine).
+    fn abandon(&mut self) {}
+
+    /// What the bot wrote to stderr, for the game record; `abandoned` when
+    /// it was stopped on a fault (a process's pipe is then drained a moment).
+    fn stderr(&self, abandoned: bool) -> Option<String> {
+        let _ = abandoned;
+        None
+    }
+
+    /// Fuel used so far, where the runtime counts it.
+    fn fuel_used(&self) -> Option<u64> {
+        None
+    }
+}
+
+/// A bot whose first fault is kept and repeated (see the module docs). It
+/// dereferences to the bot, for the runtime's own accessors.
+pub struct Sticky<B> {
+    bot: B,
+    fault: Option<Fault>,
+}
+
+impl<B> Sticky<B> {
+    pub fn new(bot: B) -> Sticky<B> {
+        Sticky { bot, fault: None }
+    }
+
+    /// The fault that ended the bot, if one has.
+    pub fn fault(&self) -> Option<&Fault> {
+        self.fault.as_ref()
+    }
+}
+
+impl<B> Deref for Sticky<B> {
+    type Target = B;
+
+    fn deref(&self) -> &B {
+        &self.bot
+    }
+}
+
+impl<B> DerefMut for Sticky<B> {
+    fn deref_mut(&mut self) -> &mut B {
+        &mut self.bot
+    }
+}
+
+impl<B: Exchange> SeatController for Sticky<B> {
+    fn call(&mut self, request: &Request) -> Result<Reply, Fault> {
+        if let Some(fault) = &self.fault {
+            return Err(fault.clone());
+        }
+        let result = self.bot.exchange(request);
+        if let Err(fault) = &result {
+            self.fault = Some(fault.clone());
+            self.bot.abandon();
+        }
+        result
+    }
+
+    fn fuel_used(&self) -> Option<u64> {
+        self.bot.fuel_used()
+    }
+
+    fn stderr(&self) -> Option<String> {
+        self.bot.stderr(self.fault.is_some())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clue_plugin_api::DqReason;
+
+    /// Fails its second call; counts calls and abandonments.
+    #[derive(Default)]
+    struct Flaky {
+        calls: u32,
+        abandoned: u32,
+    }
+
+    impl Exchange for Flaky {
+        fn exchange(&mut self, _: &Request) -> Result<Reply, Fault> {
+            self.calls += 1;
+            match self.calls {
+                2 => Err(Fault::new(DqReason::Timeout, "second call")),
+                _ => Ok(Reply::Ok),
+            }
+        }
+
+        fn abandon(&mut self) {
+            self.abandoned += 1;
+        }
+
+        fn stderr(&self, abandoned: bool) -> Option<String> {
+            Some(format!("abandoned: {abandoned}"))
+        }
+    }
+
+    #[test]
+    fn the_first_fault_is_repeated_without_calling_the_bot_again() {
+        let mut bot = Sticky::new(Flaky::default());
+        let request = Request::Watch {
+            event: clue_plugin_api::Event::Disqualified {
+                seat: clue_plugin_api::Seat(0),
+                reason: DqReason::Crash,
+            },
+        };
+        assert_eq!(bot.stderr().as_deref(), Some("abandoned: false"));
+        assert!(bot.call(&request).is_ok());
+        let first = bot.call(&request).expect_err("the second call fails");
+        assert_eq!(first.detail, "second call");
+        for _ in 0..3 {
+            assert_eq!(bot.call(&request).expect_err("still failed"), first);
+        }
+        assert_eq!((bot.calls, bot.abandoned), (2, 1));
+        assert_eq!(bot.fault(), Some(&first));
+        assert_eq!(bot.stderr().as_deref(), Some("abandoned: true"));
+    }
+}
