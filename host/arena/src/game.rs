@@ -2,8 +2,8 @@
 
 use clue_engine::{GameConfig, GameRecord, SeatController, acting_seats, play};
 
-use clue_runtime::bots::{self, BotSpec};
 use crate::logfile::GameLog;
+use clue_runtime::bots::{self, BotSpec};
 
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {

@@ -11,11 +11,11 @@ use clue_plugin_api::{DqReason, Reply, Request};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::config::{BotEntry, FileError, Tournament, check_files};
+use crate::logfile::{Header, LOG_FORMAT};
 use crate::schedule::{ScheduledGame, schedule};
 use crate::stats;
 use crate::store::{FinishedGame, LiveBatch, Meter, Store, StoreError};
 use clue_runtime::bots;
-use crate::logfile::{Header, LOG_FORMAT};
 
 /// How the runner seats a bot. The default, [`SpecConnector`], goes through
 /// [`bots::connect`], so every kind of bot the host can load plays in
@@ -38,7 +38,6 @@ impl Connector for SpecConnector {
             .map_err(|e| Fault::new(DqReason::Crash, e.to_string()))
     }
 }
-
 
 /// Wraps a seat to count its calls, time them and follow its fuel.
 struct Metered<'m> {
@@ -88,7 +87,6 @@ impl SeatController for NotStarted {
         Err(self.0.clone())
     }
 }
-
 
 /// Plays one scheduled game.
 pub fn play_one(

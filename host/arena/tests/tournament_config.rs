@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
-use clue_runtime::bots::BotKind;
 use clue_arena::config::{self, Pos};
+use clue_runtime::bots::BotKind;
 
 const GOOD_BOTS: &str = "bots:
   - name: a

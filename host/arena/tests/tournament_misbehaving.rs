@@ -3,13 +3,13 @@
 
 use std::sync::atomic::AtomicBool;
 
-use clue_engine::{Fault, SeatController};
-use clue_runtime::bots;
 use clue_arena::config::{self, BotEntry};
 use clue_arena::runner::{self, Connector, RunOptions};
 use clue_arena::stats;
 use clue_arena::store::Store;
+use clue_engine::{Fault, SeatController};
 use clue_plugin_api::{DqReason, Reply, Request};
+use clue_runtime::bots;
 
 /// How the `bad` bot misbehaves.
 #[derive(Clone, Copy)]

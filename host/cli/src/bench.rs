@@ -9,10 +9,10 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
-use clue_engine::{Fault, GameConfig, Outcome, SeatController, acting_seats, play};
-use clue_runtime::bots;
 use clue_arena::stats::wilson;
+use clue_engine::{Fault, GameConfig, Outcome, SeatController, acting_seats, play};
 use clue_plugin_api::{Reply, Request, Variant};
+use clue_runtime::bots;
 
 #[derive(clap::Subcommand)]
 pub enum BenchCommand {

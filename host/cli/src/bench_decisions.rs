@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use clue_engine::{Fault, GameConfig, SeatController, acting_seats, play};
-use clue_runtime::bots;
 use clue_plugin_api::{Reply, Request, Variant};
+use clue_runtime::bots;
 
 #[derive(clap::Args)]
 pub struct DecisionsArgs {

@@ -6,10 +6,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use clue_engine::GameConfig;
-use clue_runtime::bots::{BotKind, BotSpec};
 use clue_arena::game;
+use clue_engine::GameConfig;
 use clue_plugin_api::Variant;
+use clue_runtime::bots::{BotKind, BotSpec};
 
 #[derive(clap::Args)]
 pub struct FrameworkArgs {

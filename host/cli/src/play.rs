@@ -3,13 +3,13 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::Context;
-use clue_engine::GameRecord;
-use clue_arena::account::account;
-use clue_runtime::bots::BotSpec;
-use clue_arena::logfile::GameLog;
 use crate::options::VariantArgs;
+use anyhow::Context;
+use clue_arena::account::account;
 use clue_arena::game;
+use clue_arena::logfile::GameLog;
+use clue_engine::GameRecord;
+use clue_runtime::bots::BotSpec;
 
 #[derive(clap::Args)]
 pub struct PlayArgs {

@@ -2,8 +2,8 @@
 
 use std::process::ExitCode;
 
-use clue_arena::logfile::GameLog;
 use clue_arena::game::{self, ReplayResult};
+use clue_arena::logfile::GameLog;
 
 /// Replays a log file, or game `game` of the tournament store `db`.
 pub fn run(

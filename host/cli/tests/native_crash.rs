@@ -5,9 +5,9 @@
 mod native_support;
 
 use clue_engine::SeatController;
+use clue_plugin_api::DqReason;
 use clue_runtime::native::IsolatedNative;
 use clue_runtime::native::isolated::worker_limits;
-use clue_plugin_api::DqReason;
 use native_support::*;
 
 #[test]

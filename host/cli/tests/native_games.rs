@@ -8,9 +8,9 @@ use std::process::Command;
 use std::time::Duration;
 
 use clue_engine::SeatController;
+use clue_plugin_api::DqReason;
 use clue_runtime::native::isolated::worker_limits;
 use clue_runtime::native::{IsolatedNative, LoadError, NativePlugin, TrustedNative};
-use clue_plugin_api::DqReason;
 use native_support::*;
 
 fn trusted(name: &str) -> Box<dyn SeatController> {

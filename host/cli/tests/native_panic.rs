@@ -6,9 +6,9 @@ mod native_support;
 use std::time::Duration;
 
 use clue_engine::{Fault, SeatController};
+use clue_plugin_api::*;
 use clue_runtime::native::isolated::worker_limits;
 use clue_runtime::native::{IsolatedNative, TrustedNative};
-use clue_plugin_api::*;
 use native_support::*;
 
 /// `panicky` panics in the method its seat names: seat % 6 = 0 begin_game,

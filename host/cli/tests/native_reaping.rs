@@ -4,8 +4,8 @@
 
 mod native_support;
 
-use clue_runtime::bots::BotSpec;
 use clue_arena::game;
+use clue_runtime::bots::BotSpec;
 use native_support::*;
 
 #[test]

@@ -11,10 +11,10 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use clue_engine::{GameConfig, GameRecord, Outcome, SeatController, play};
+use clue_plugin_api::{DqReason, Event, Position, Seat, Variant};
 use clue_runtime::bots::builtin;
 use clue_runtime::process::ProcessLimits;
 use clue_runtime::process::framework::FrameworkBot;
-use clue_plugin_api::{DqReason, Event, Position, Seat, Variant};
 
 /// A 10x10 board in the protocol's table form: room 0 starts at the top
 /// left corner with a hallway cell beside it; the far corner is hallway.

@@ -5,10 +5,10 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clue_engine::{GameConfig, GameRecord, Outcome, SeatController, play};
+use clue_plugin_api::{DqReason, Variant};
 use clue_runtime::bots::builtin;
 use clue_runtime::process::ProcessLimits;
 use clue_runtime::process::jsonl::JsonlBot;
-use clue_plugin_api::{DqReason, Variant};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")

@@ -12,8 +12,8 @@ use std::process::Command;
 use std::sync::OnceLock;
 
 use clue_engine::{GameConfig, GameRecord, Outcome, SeatController, play};
-use clue_runtime::bots::{self, BotLimits, BotSpec};
 use clue_plugin_api::Variant;
+use clue_runtime::bots::{self, BotLimits, BotSpec};
 
 /// The most a wasm bot may take, as a file and as linear memory.
 const SIXTEEN_MIB: u64 = 16 << 20;

@@ -11,11 +11,11 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use clue_engine::{GameConfig, GameRecord, Outcome, SeatController, play};
+use clue_plugin_api::Variant;
 use clue_runtime::bots::builtin;
 use clue_runtime::process::ProcessLimits;
 use clue_runtime::process::speedclue::SpeedclueBot;
 use clue_runtime::process::speedclue_client::{self, EntrantOptions};
-use clue_plugin_api::Variant;
 
 fn limits() -> ProcessLimits {
     ProcessLimits {

@@ -9,11 +9,11 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use clue_engine::{GameConfig, Outcome, SeatController, play};
+use clue_plugin_api::Variant;
 use clue_runtime::bots;
 use clue_runtime::process::ProcessLimits;
 use clue_runtime::process::uniclue::UniclueClient;
 use clue_runtime::process::uniclue_client::{self, ClientOptions, Verdict};
-use clue_plugin_api::Variant;
 use rand::{RngExt, SeedableRng};
 
 const SAMPLE_CONFIG: &str = "4\nR2 S1 R1 W2 W1\nW4 W3 S3 R4 S4\nR6 S5 S6 R5\nR8 W6 R7 R9\n3\n5\n3\n4\n7\n2\n8\n6\n4\n9\n3\n1\n5\n7\n2\n";

@@ -14,11 +14,11 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use clue_engine::{Fault, GameConfig, SeatController, play};
-use clue_runtime::bots::{BotSpec, builtin, connect};
-use clue_runtime::wasm::{WasmBot, WasmLimits, cache, prepare};
 use clue_plugin_api::{
     Card, DqReason, Event, Reply, Request, RespondRequest, Seat, Setup, Suggestion, Variant,
 };
+use clue_runtime::bots::{BotSpec, builtin, connect};
+use clue_runtime::wasm::{WasmBot, WasmLimits, cache, prepare};
 
 const GAMES: u64 = 30;
 const CALLS: u32 = 20_000;

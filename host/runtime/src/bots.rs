@@ -189,12 +189,11 @@ pub fn connect_with(
     spec: &BotSpec,
     limits: &BotLimits,
 ) -> Result<Box<dyn SeatController>, SpecError> {
-    let process_limits =
-        |base: crate::process::ProcessLimits| crate::process::ProcessLimits {
-            message: limits.time_per_call.unwrap_or(base.message),
-            address_space: limits.memory_bytes.or(base.address_space),
-            ..base
-        };
+    let process_limits = |base: crate::process::ProcessLimits| crate::process::ProcessLimits {
+        message: limits.time_per_call.unwrap_or(base.message),
+        address_space: limits.memory_bytes.or(base.address_space),
+        ..base
+    };
     match spec.kind {
         BotKind::Builtin if spec.target == HUMAN => Err(SpecError::Human),
         BotKind::Builtin => builtin(&spec.target).ok_or_else(|| SpecError::UnknownBuiltin {
@@ -243,10 +242,7 @@ pub fn connect_with(
                 }),
                 ..base
             };
-            Ok(Box::new(crate::wasm::WasmBot::new(
-                prepared,
-                wasm_limits,
-            )))
+            Ok(Box::new(crate::wasm::WasmBot::new(prepared, wasm_limits)))
         }
     }
 }

@@ -9,10 +9,10 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use clue_engine::{GameConfig, Outcome, SeatController, play};
+use clue_plugin_api::{DqReason, Variant};
 use clue_runtime::bots::builtin;
 use clue_runtime::process::ProcessLimits;
 use clue_runtime::process::jsonl::JsonlBot;
-use clue_plugin_api::{DqReason, Variant};
 
 const MODES: [(&str, DqReason); 9] = [
     ("silent", DqReason::Timeout),

@@ -6,10 +6,10 @@ use std::path::Path;
 use std::time::Duration;
 
 use clue_engine::{GameConfig, Outcome, SeatController, play};
+use clue_plugin_api::{DqReason, Variant};
 use clue_runtime::bots::builtin;
 use clue_runtime::process::ProcessLimits;
 use clue_runtime::process::speedclue::SpeedclueBot;
-use clue_plugin_api::{DqReason, Variant};
 
 fn speedbot(id: Option<&str>) -> String {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/process_bots/speedbot.py");

@@ -6,9 +6,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use clue_engine::{Fault, GameConfig, SeatController, acting_seats, play};
-use clue_plugin_api::{
-    Card, Category, DqReason, Event, Position, Reply, Request, Seat, Setup,
-};
+use clue_plugin_api::{Card, Category, DqReason, Event, Position, Reply, Request, Seat, Setup};
 use serde::Serialize;
 
 pub use clue_arena::narrate::describe;

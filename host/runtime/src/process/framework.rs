@@ -148,7 +148,10 @@ pub struct FrameworkBot {
 
 impl FrameworkBot {
     /// Starts the command line `command` (split like a shell would).
-    pub fn spawn(command: &str, limits: &ProcessLimits) -> Result<Sticky<FrameworkBot>, SpawnError> {
+    pub fn spawn(
+        command: &str,
+        limits: &ProcessLimits,
+    ) -> Result<Sticky<FrameworkBot>, SpawnError> {
         let argv = split_command(command)?;
         Ok(Sticky::new(FrameworkBot {
             process: BotProcess::spawn(&argv, limits)?,
