@@ -177,7 +177,7 @@ fn native_trusted_takes_a_path_like_native() {
     check(
         "variant: speedclue\nplayers: 3\nschedule: {kind: all-seatings}\nbots:\n  - {name: a, kind: builtin, path: notebook}\n  - {name: b, kind: builtin, path: clueless}\n  - {name: t, kind: native-trusted, command: ./bot}\n",
         7,
-        43,
+        46,
         "bot `t`: native-trusted bots take `path`, not `command`",
     );
 }
