@@ -91,37 +91,67 @@ fn killed_and_resumed_equals_uninterrupted() {
         .unwrap()
         .as_nanos() as u64;
     let mut rng = Lcg(nanos ^ u64::from(std::process::id()));
+    let total = expected.0.len() as u64;
+    // How many games the store holds (0 before the runner created it).
+    let stored = |db: &Path| -> u64 {
+        if !db.exists() {
+            return 0;
+        }
+        Store::open(db)
+            .ok()
+            .and_then(|s| s.done().ok())
+            .map_or(0, |done| done.len() as u64)
+    };
+    // Each run is killed once the store holds a random number of games
+    // between what it had and the last one: the kill depends on what the
+    // runner has done, not on how fast this machine is. A run that finishes
+    // before it is caught (a very fast machine) starts the store over, so
+    // the test always sees at least one kill.
+    let hang_guard = Instant::now() + Duration::from_secs(600);
     let mut kills = 0;
     let mut attempts = 0;
-    while kills < 6 && attempts < 40 {
+    while kills < 6 && attempts < 60 {
         attempts += 1;
-        let started = Store::open(&db)
-            .ok()
-            .and_then(|s| s.meta().ok().flatten())
-            .is_some();
+        let before = stored(&db);
+        let started = before > 0
+            || Store::open(&db)
+                .ok()
+                .and_then(|s| s.meta().ok().flatten())
+                .is_some();
+        let target = before + 1 + rng.below((total - before).saturating_sub(1).max(1));
         let args: Vec<&str> = if started {
             vec!["tournament", "resume", "--db", db_s, "--quiet"]
         } else {
             vec!["tournament", "run", file_s, "--db", db_s, "--quiet"]
         };
         let mut child = clue(&args).spawn().unwrap();
-        let wait = Duration::from_millis(20 + rng.below(400));
-        let start = Instant::now();
-        while start.elapsed() < wait {
+        let finished = loop {
+            assert!(
+                Instant::now() < hang_guard,
+                "hang guard: the runner neither finished nor stored {target} games in 10 minutes"
+            );
             if child.try_wait().unwrap().is_some() {
+                break true;
+            }
+            if stored(&db) >= target {
+                // SIGKILL on unix: no chance to clean up.
+                child.kill().unwrap();
+                child.wait().unwrap();
+                kills += 1;
+                break false;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        };
+        if finished {
+            if kills > 0 {
                 break;
             }
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        if child.try_wait().unwrap().is_none() {
-            // SIGKILL on unix: no chance to clean up.
-            child.kill().unwrap();
-            child.wait().unwrap();
-            kills += 1;
-        } else {
-            break;
+            for suffix in ["", "-wal", "-shm"] {
+                let _ = std::fs::remove_file(format!("{db_s}{suffix}"));
+            }
         }
     }
+    eprintln!("{kills} kills in {attempts} runs");
     assert!(kills >= 1, "the runner was never interrupted");
     let status = clue(&["tournament", "resume", "--db", db_s, "--quiet"])
         .status()
