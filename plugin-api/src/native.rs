@@ -3,9 +3,24 @@
 //!
 //! A bot crate builds as a `cdylib` and exports its player with one line:
 //!
-//! ```ignore
-//! // Cargo.toml: [lib] crate-type = ["rlib", "cdylib"]
+//! ```
+//! // Cargo.toml: [lib] crate-type = ["cdylib"]
 //! //             clue-plugin-api = { version = "0.1", features = ["native"] }
+//! use clue_plugin_api::*;
+//!
+//! #[derive(Default)]
+//! struct MyBot;
+//!
+//! impl Player for MyBot {
+//!     fn begin_game(&mut self, _: &Setup) {}
+//!     fn accuse(&mut self, _: &AccuseRequest) -> Option<Accusation> { None }
+//!     fn move_to(&mut self, request: &MoveRequest) -> Position { request.targets[0] }
+//!     fn suggest(&mut self, _: &SuggestRequest) -> Option<Suggestion> { None }
+//!     fn respond(&mut self, request: &RespondRequest) -> Option<Card> {
+//!         request.matching.first().copied()
+//!     }
+//! }
+//!
 //! clue_plugin_api::export_native_player!(MyBot);
 //! ```
 //!
@@ -23,8 +38,14 @@
 //! encode and decode per call, measured by `host/cli/benches/native.rs`.
 //!
 //! Every call into the plugin runs under `catch_unwind`: a panic in the bot
-//! becomes [`CallError::Panicked`] carrying the panic message, and nothing
-//! unwinds across the boundary.
+//! becomes [`CallError::Panicked`] carrying the panic message and where it
+//! happened, and nothing unwinds across the boundary. A plugin is a `cdylib`
+//! with its own copy of `std`, so its panics run its own panic hook: the
+//! export installs one that, during a call, only notes the location. The
+//! default hook would print the message and, with `RUST_BACKTRACE` set,
+//! symbolise a backtrace of the whole process (the host's debug info
+//! included), which takes seconds; the host learns everything it reports from
+//! the error value.
 //!
 //! # Versions
 //!
@@ -42,7 +63,9 @@
 // `#[sabi_trait]` expands to impls inside a function body.
 #![allow(non_local_definitions)]
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::cell::{Cell, RefCell};
+use std::panic::{AssertUnwindSafe, PanicHookInfo, catch_unwind};
+use std::sync::Once;
 
 pub use abi_stable;
 use abi_stable::library::RootModule;
@@ -124,13 +147,51 @@ impl<P: Player + Send> FfiPlayer for Adapter<P> {
     }
 }
 
-/// Runs `f`, turning a panic into [`CallError::Panicked`] with its message.
+thread_local! {
+    /// Whether this thread is inside [`guarded`] (calls may nest: `name` is
+    /// asked from within nothing else, but a bot may call itself).
+    static IN_CALL: Cell<u32> = const { Cell::new(0) };
+    /// Where the last panic inside a call happened, set by the quiet hook.
+    static PANIC_AT: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// Installs, once per copy of `std`, a panic hook that is silent inside
+/// [`guarded`] (it notes the location for the error value) and hands every
+/// other panic to the hook that was there before.
+fn install_quiet_hook() {
+    static INSTALL: Once = Once::new();
+    INSTALL.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info: &PanicHookInfo<'_>| {
+            if IN_CALL.with(Cell::get) > 0 {
+                let at = info
+                    .location()
+                    .map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column()));
+                PANIC_AT.with(|slot| *slot.borrow_mut() = at);
+            } else {
+                previous(info);
+            }
+        }));
+    });
+}
+
+/// Runs `f`, turning a panic into [`CallError::Panicked`] with its message
+/// and location, without printing or symbolising a backtrace.
 fn guarded<T>(f: impl FnOnce() -> Result<T, CallError>) -> RResult<T, CallError> {
-    match catch_unwind(AssertUnwindSafe(f)) {
+    install_quiet_hook();
+    IN_CALL.with(|depth| depth.set(depth.get() + 1));
+    let result = catch_unwind(AssertUnwindSafe(f));
+    IN_CALL.with(|depth| depth.set(depth.get() - 1));
+    match result {
         Ok(result) => result.into(),
-        Err(payload) => RResult::RErr(CallError::Panicked(RString::from(panic_message(
-            payload.as_ref(),
-        )))),
+        Err(payload) => {
+            let message = panic_message(payload.as_ref());
+            let message = match PANIC_AT.with(|slot| slot.borrow_mut().take()) {
+                Some(at) => format!("{message} (at {at})"),
+                None => message,
+            };
+            RResult::RErr(CallError::Panicked(RString::from(message)))
+        }
     }
 }
 
@@ -274,9 +335,15 @@ mod tests {
             opponents: vec![],
         });
         let result = player.call(RStr::from(wire::encode_request(&request).as_str()));
-        assert_eq!(
-            result.into_result(),
-            Err(CallError::Panicked("no suggestions today".into()))
+        let Err(CallError::Panicked(message)) = result.into_result() else {
+            panic!("a panicking call must come back as CallError::Panicked");
+        };
+        // The message, then where the bot panicked (this file).
+        assert!(
+            message.starts_with("no suggestions today (at ")
+                && message.contains("native.rs:")
+                && message.ends_with(')'),
+            "{message}"
         );
     }
 

@@ -1,11 +1,23 @@
 //! Any [`Player`] as a WebAssembly component (feature `wasm`): the guest side
 //! of the `clue:player` WIT package in `plugin-api/wit/`.
 //!
-//! ```ignore
+//! ```
+//! use clue_plugin_api::*;
+//!
 //! #[derive(Default)]
 //! struct MyBot;
-//! impl clue_plugin_api::Player for MyBot { /* ... */ }
 //!
+//! impl Player for MyBot {
+//!     fn begin_game(&mut self, _: &Setup) {}
+//!     fn accuse(&mut self, _: &AccuseRequest) -> Option<Accusation> { None }
+//!     fn move_to(&mut self, request: &MoveRequest) -> Position { request.targets[0] }
+//!     fn suggest(&mut self, _: &SuggestRequest) -> Option<Suggestion> { None }
+//!     fn respond(&mut self, request: &RespondRequest) -> Option<Card> {
+//!         request.matching.first().copied()
+//!     }
+//! }
+//!
+//! // The export exists only in the component build.
 //! #[cfg(target_arch = "wasm32")]
 //! clue_plugin_api::export_wasm_player!(MyBot);
 //! ```

@@ -4,20 +4,27 @@
 //!
 //!     cargo bench -p clue-cli --bench native
 //!
-//! It builds `plugins/notebook` with `--features native --release` into
+//! It builds `plugins/notebook` and the test plugins `panicky` and
+//! `loudpanic` (`host/cli/tests/plugins`) in release into
 //! `target/native-tests` first.
+//!
+//! The second table is the time from a trusted plugin's panic to its `crash`
+//! label: `panicky` panics under the quiet hook every plugin installs, and
+//! `loudpanic` puts the standard hook back first, as plugins built before it
+//! behaved. Run it with `RUST_BACKTRACE=1` to see what the standard hook
+//! costs (it symbolises a backtrace of the whole process).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
 use clue_engine::{GameConfig, SeatController, play};
-use clue_runtime::bots::builtin;
-use clue_runtime::native::isolated::worker_limits;
-use clue_runtime::native::{DEFAULT_CALL_LIMIT, IsolatedNative, TrustedNative};
 use clue_plugin_api::{
     Card, Event, Request, RespondRequest, Rules, Seat, Setup, Suggestion, Variant,
 };
+use clue_runtime::bots::builtin;
+use clue_runtime::native::isolated::worker_limits;
+use clue_runtime::native::{DEFAULT_CALL_LIMIT, IsolatedNative, TrustedNative};
 
 const CALLS: u32 = 20_000;
 
@@ -25,30 +32,54 @@ const CALLS: u32 = 20_000;
 type Factory<'a> = &'a dyn Fn() -> Box<dyn SeatController>;
 const GAMES: u64 = 30;
 
-fn notebook_plugin() -> PathBuf {
+/// Builds the plugins this benchmark loads and returns the folder they are in.
+fn plugins() -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let target = root.join("target").join("native-tests");
-    let status = Command::new(env!("CARGO"))
-        .current_dir(&root)
-        .args([
-            "build",
-            "--quiet",
-            "--release",
-            "-p",
-            "notebook",
-            "--features",
-            "native",
-        ])
-        .arg("--target-dir")
-        .arg(&target)
-        .status()
-        .expect("cargo runs");
-    assert!(status.success(), "building libnotebook failed");
-    target.join(format!(
-        "release/{}notebook{}",
+    let manifest = root.join("host/cli/tests/plugins/Cargo.toml");
+    for args in [
+        &["-p", "notebook"][..],
+        &["--manifest-path", manifest.to_str().expect("a UTF-8 path")][..],
+    ] {
+        let status = Command::new(env!("CARGO"))
+            .current_dir(&root)
+            .args(["build", "--quiet", "--release"])
+            .args(args)
+            .arg("--target-dir")
+            .arg(&target)
+            .status()
+            .expect("cargo runs");
+        assert!(status.success(), "cargo build {args:?} failed");
+    }
+    target.join("release")
+}
+
+fn library_in(dir: &Path, name: &str) -> PathBuf {
+    dir.join(format!(
+        "{}{name}{}",
         std::env::consts::DLL_PREFIX,
         std::env::consts::DLL_SUFFIX
     ))
+}
+
+const PANICS: u32 = 20;
+
+/// The first and the mean of `PANICS` times from a `begin_game` that panics
+/// to the fault, each on a fresh player.
+fn panic_to_label(library: &Path) -> (Duration, Duration) {
+    let mut times = Vec::new();
+    for _ in 0..PANICS {
+        let mut bot = TrustedNative::load(library, DEFAULT_CALL_LIMIT).expect("loads");
+        let started = Instant::now();
+        let fault = bot
+            .call(&Request::BeginGame {
+                setup: Box::new(setup()),
+            })
+            .expect_err("the plugin panics");
+        times.push(started.elapsed());
+        assert_eq!(fault.reason, clue_plugin_api::DqReason::Crash, "{fault}");
+    }
+    (times[0], times.iter().sum::<Duration>() / PANICS)
 }
 
 fn setup() -> Setup {
@@ -129,7 +160,8 @@ fn per_game(make: Factory) -> Duration {
 }
 
 fn main() {
-    let library = notebook_plugin();
+    let dir = plugins();
+    let library = library_in(&dir, "notebook");
     let clue = Path::new(env!("CARGO_BIN_EXE_clue"));
     let builtin_bot = || builtin("notebook").expect("built-in");
     let trusted = || -> Box<dyn SeatController> {
@@ -169,6 +201,25 @@ fn main() {
             ratio(watch, base.2),
             game.as_secs_f64() * 1e3,
             ratio(game, base.3),
+        );
+    }
+
+    println!();
+    println!(
+        "trusted plugin panic to `crash` label, {PANICS} panics each (RUST_BACKTRACE={})",
+        std::env::var("RUST_BACKTRACE").unwrap_or_else(|_| "unset".into())
+    );
+    println!("{:<34} {:>12} {:>12}", "plugin", "first", "mean");
+    for (name, plugin) in [
+        ("panicky (quiet hook)", "panicky"),
+        ("loudpanic (the standard hook)", "loudpanic"),
+    ] {
+        let (first, mean) = panic_to_label(&library_in(&dir, plugin));
+        println!(
+            "{:<34} {:>9.2} ms {:>9.2} ms",
+            name,
+            first.as_secs_f64() * 1e3,
+            mean.as_secs_f64() * 1e3
         );
     }
 }
