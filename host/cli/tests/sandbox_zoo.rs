@@ -84,7 +84,6 @@ fn note(behaviour: &str, runtime: Runtime) -> Option<&'static str> {
     Some(match (behaviour, runtime) {
         ("sleep", Wasm) => "wasm timers are virtual: the sleep returns at once",
         ("sleep", NativeTrusted) => "seen when the call returns: the game waited for it",
-        ("panic", NativeTrusted) => "the time is the panic hook's backtrace",
         ("slow-legal", Wasm) => "wasm timers are virtual: no wall time passes",
         ("segfault", Wasm) => "address 0 is ordinary linear memory: nothing faults",
         ("garbage-stdout", Wasm) => "stdout is a log, not the protocol",
@@ -138,10 +137,15 @@ fn observe(behaviour: &str, runtime: Runtime, seed: u64, marker: &str) -> Observ
                 None => format!("refused at load [{:.2} s]", took.as_secs_f64()),
             };
             // A load runs under the runtime's default limits, not the
-            // seat's (wasm: 5 s of fuel, whatever that takes here).
-            if took > 2 * STARTUP + GRACE {
+            // seat's (wasm: 5 s of fuel, whatever that takes here). The
+            // guard only catches a load that hung; the time is reported.
+            if took > 2 * STARTUP + HANG_GUARD {
                 text.push_str(&format!("; **refused after {:.2} s**", took.as_secs_f64()));
-                problems.push(format!("refused after {:.2} s", took.as_secs_f64()));
+                problems.push(format!(
+                    "the load hung: refused only after {:.2} s (hang guard {} s)",
+                    took.as_secs_f64(),
+                    HANG_GUARD.as_secs()
+                ));
             }
             return Observed {
                 text,
@@ -160,16 +164,15 @@ fn observe(behaviour: &str, runtime: Runtime, seed: u64, marker: &str) -> Observ
     } else {
         LIMIT
     };
-    if label.is_some() && played.detection > limit + GRACE {
+    // The verdict is the label (compared with the page below) and what
+    // happened to the other seats, never how long detection took on this
+    // machine: that is reported in the table. A call that ran past the hang
+    // guard without being punished means a limit that does not work.
+    if label.is_none() && played.longest > limit + HANG_GUARD {
         problems.push(format!(
-            "detected after {:.2} s",
-            played.detection.as_secs_f64()
-        ));
-    }
-    if label.is_none() && played.longest > limit + GRACE {
-        problems.push(format!(
-            "a call took {:.2} s and went unpunished",
-            played.longest.as_secs_f64()
+            "a call hung for {:.2} s (past the {} s hang guard) and went unpunished",
+            played.longest.as_secs_f64(),
+            HANG_GUARD.as_secs()
         ));
     }
     for seat in &record.seats[1..] {
@@ -187,7 +190,8 @@ fn observe(behaviour: &str, runtime: Runtime, seed: u64, marker: &str) -> Observ
     ) {
         problems.push("the game did not reach its end".into());
     }
-    if !eventually(Duration::from_secs(5), || {
+    // A deadline only for processes to be reaped on a loaded machine.
+    if !eventually(Duration::from_secs(60), || {
         marked_processes(marker).is_empty()
     }) {
         problems.push(format!("left behind {:?}", marked_processes(marker)));
@@ -370,10 +374,10 @@ fn every_hostile_bot_is_contained_and_the_page_says_so() {
         .map(|((behaviour, what), cells)| (format!("`{behaviour}`: {what}"), cells))
         .collect();
 
-    if !eventually(Duration::from_secs(10), || threads() <= threads_before) {
+    if !eventually(Duration::from_secs(60), || threads() <= threads_before) {
         problems.push(format!("threads {threads_before} -> {}", threads()));
     }
-    if !eventually(Duration::from_secs(10), || children().is_empty()) {
+    if !eventually(Duration::from_secs(60), || children().is_empty()) {
         problems.push(format!("child processes left: {:?}", children()));
     }
     println!(
@@ -383,10 +387,8 @@ fn every_hostile_bot_is_contained_and_the_page_says_so() {
         status_kib("VmHWM:"),
         threads()
     );
-    // The first pass loads every library and component once (a trusted
-    // plugin's first backtrace also parses the host's debug info, which in
-    // a debug build with RUST_BACKTRACE set is ~100 MiB per plugin): bounded
-    // by the zoo's size. The second must not grow it.
+    // The first pass loads every library and component once: bounded by
+    // the zoo's size. The second must not grow it.
     if rss_first > rss_before + GIB_2_IN_KIB {
         problems.push(format!(
             "the first pass grew the host from {rss_before} KiB to {rss_first} KiB"

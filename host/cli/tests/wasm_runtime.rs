@@ -11,13 +11,13 @@ use std::process::Command;
 use std::rc::Rc;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use clue_engine::{Fault, GameConfig, GameRecord, Outcome, SeatController, play};
+use clue_plugin_api::{DqReason, Reply, Request, Variant};
 use clue_runtime::bots::{BotSpec, builtin};
 use clue_runtime::sticky::Sticky;
 use clue_runtime::wasm::{WasmBot, WasmError, WasmLimits, cache, compatible, prepare};
-use clue_plugin_api::{DqReason, Reply, Request, Variant};
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -131,7 +131,6 @@ fn an_endless_loop_runs_out_of_fuel_within_its_budget() {
         ..WasmLimits::default()
     };
     let bot = wasm(&guest("spin"), limits);
-    let started = Instant::now();
     let record = speedclue_with(Box::new(bot.clone()), 1);
     let detail = assert_contained(&record, DqReason::OutOfFuel);
     assert!(detail.contains(&budget.to_string()), "{detail}");
@@ -140,7 +139,7 @@ fn an_endless_loop_runs_out_of_fuel_within_its_budget() {
         stats.max, budget,
         "the looping call used exactly its budget"
     );
-    assert!(started.elapsed() < Duration::from_secs(30));
+    // Fuel, not the 60 s wall limit, ended it: the label says so.
 }
 
 #[test]
@@ -150,10 +149,9 @@ fn an_endless_loop_without_fuel_times_out_by_the_epoch() {
         wall_per_call: Duration::from_millis(300),
         ..WasmLimits::default()
     };
-    let started = Instant::now();
     let record = speedclue_with(Box::new(wasm(&guest("spin"), limits)), 2);
-    assert_contained(&record, DqReason::Timeout);
-    assert!(started.elapsed() < Duration::from_secs(30));
+    let detail = assert_contained(&record, DqReason::Timeout);
+    assert!(detail.contains("300"), "the epoch limit is named: {detail}");
 }
 
 #[test]
@@ -213,7 +211,8 @@ fn output_is_captured_and_capped_and_the_bot_plays_on() {
 
 #[test]
 fn sleeping_does_not_hold_up_the_game() {
-    let started = Instant::now();
+    // A guest's clocks are virtual: sleeping an hour of its time costs no
+    // wall time, so the wall limit of its calls never fires.
     let record = speedclue_with(Box::new(wasm(&guest("sleepy"), WasmLimits::default())), 7);
     assert!(
         !matches!(
@@ -223,7 +222,6 @@ fn sleeping_does_not_hold_up_the_game() {
         "{:?}",
         record.seats[0]
     );
-    assert!(started.elapsed() < Duration::from_secs(60));
 }
 
 /// Every wasm seat of the record finished without a fault of the runtime.

@@ -12,19 +12,22 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use clue_engine::{Fault, GameConfig, GameRecord, Outcome, SeatController};
+use clue_plugin_api::{Reply, Request, Variant};
 use clue_runtime::bots::builtin;
 use clue_runtime::native::{IsolatedNative, TrustedNative};
 use clue_runtime::process::{self, ProcessLimits, Protocol, StderrTap};
 use clue_runtime::wasm::{WasmBot, WasmLimits};
-use clue_plugin_api::{Reply, Request, Variant};
 
 /// The per-call limit of every runtime in these tests (the zoo's `LIMIT_MS`).
 pub const LIMIT: Duration = Duration::from_millis(zoo_limit_ms());
 /// The start-up limit of process bots and native workers: their hello,
 /// which carries the bot's name.
 pub const STARTUP: Duration = Duration::from_secs(5);
-/// What a detection may take beyond the limit on a loaded machine.
-pub const GRACE: Duration = Duration::from_secs(2);
+/// Only a hang guard, never a verdict: a load or a call that takes this long
+/// beyond its limit is reported as hung, so a broken runtime stops the test
+/// instead of holding it for ever. How long detection takes is reported in
+/// docs/SANDBOX.md and never asserted (a loaded machine makes it slow).
+pub const HANG_GUARD: Duration = Duration::from_secs(120);
 /// Address space of a process bot (`zoo-process`).
 pub const PROCESS_MEMORY: u64 = 256 << 20;
 /// Address space of an isolated native worker (the `clue` binary, which maps more).
