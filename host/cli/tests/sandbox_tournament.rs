@@ -119,7 +119,7 @@ fn a_tournament_with_a_hostile_bot_at_every_table_plays_every_game() {
         "crash",
     );
     assert!(
-        eventually(std::time::Duration::from_secs(10), || children().is_empty()),
+        eventually(std::time::Duration::from_secs(60), || children().is_empty()),
         "child processes left: {:?}",
         children()
     );
