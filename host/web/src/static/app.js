@@ -697,8 +697,12 @@ async function init() {
     if (boards) $('board').value = v.name;
   });
   if (location.hash === '#replays') showTab('replays');
-  const game = /^#game\/(\d+)$/.exec(location.hash);
-  if (game) joinGame(Number(game[1]));
+  const rejoin = () => {
+    const game = /^#game\/(\d+)$/.exec(location.hash);
+    if (game && Number(game[1]) !== play.id) joinGame(Number(game[1]));
+  };
+  window.addEventListener('hashchange', rejoin);
+  rejoin();
 }
 
 init().catch((e) => toast(e.message));
