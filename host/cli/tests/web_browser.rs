@@ -784,7 +784,7 @@ fn a_late_reply_to_the_move_does_not_close_the_suggest_dialog() {
     let browser = Browser::start();
     browser.goto(&server.url(&format!("/#game/{id}")));
     wait_for(30, "the page to show the move", || {
-        page_state(&browser)["request"].to_string() == format!("\"{request}\"")
+        page_state(&browser)["request"] == request.to_string().as_str()
     });
     // The reply to the move arrives late: after the next poll has opened
     // the suggest dialog.
