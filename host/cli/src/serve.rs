@@ -4,6 +4,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use anyhow::{Context, bail};
 use clue_web::{ServeOptions, serve};
 
 #[derive(clap::Args)]
@@ -11,7 +12,8 @@ pub struct ServeArgs {
     /// The port to listen on (0: any free port; the address is printed)
     #[arg(long, default_value_t = 8080)]
     port: u16,
-    /// The address to listen on; loopback unless you mean to share the server
+    /// The address to listen on; loopback unless you mean to share the
+    /// server (another address needs --allow-remote)
     #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
     host: IpAddr,
     /// A tournament results store whose games the page lists and replays
@@ -21,13 +23,54 @@ pub struct ServeArgs {
     /// disqualified (`timeout`), so a closed tab cannot hold a game for ever
     #[arg(long, value_name = "SECONDS", default_value_t = clue_web::IDLE_LIMIT.as_secs())]
     idle_seconds: u64,
+    /// A tournament file whose bots the page may seat, besides the built-in ones
+    #[arg(long, value_name = "FILE")]
+    tournament: Option<PathBuf>,
+    /// Seat any process, native or wasm bot the page names: whoever can reach
+    /// the server can then run programs on this machine
+    #[arg(long)]
+    allow_bots: bool,
+    /// Listen on a non-loopback --host and answer to any host name: anyone
+    /// on the network can then play on this server
+    #[arg(long)]
+    allow_remote: bool,
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
+    if !args.host.is_loopback() {
+        if !args.allow_remote {
+            bail!(
+                "--host {} is not a loopback address: anyone on the network could use the server; \
+                 add --allow-remote if that is what you mean",
+                args.host
+            );
+        }
+        eprintln!(
+            "warning: listening on {}, reachable from the network{}",
+            args.host,
+            if args.allow_bots {
+                ", and --allow-bots lets anyone who reaches it run programs on this machine"
+            } else {
+                ""
+            }
+        );
+    }
+    let bots = match &args.tournament {
+        Some(path) => clue_arena::config::load(path)
+            .with_context(|| format!("cannot read the tournament file {}", path.display()))?
+            .bots
+            .into_iter()
+            .map(|b| b.spec)
+            .collect(),
+        None => Vec::new(),
+    };
     serve(&ServeOptions {
         addr: SocketAddr::new(args.host, args.port),
         db: args.db,
         idle_limit: std::time::Duration::from_secs(args.idle_seconds),
+        allow_bots: args.allow_bots,
+        allow_remote: args.allow_remote,
+        bots,
     })?;
     Ok(ExitCode::SUCCESS)
 }

@@ -650,7 +650,7 @@ fn the_person_plays_against_every_kind_of_bot() {
         format!("native-trusted:{}", lib("clueless")),
         "builtin:clueless".to_string(),
     ];
-    let server = Server::start(None);
+    let server = Server::start_with(None, &["--allow-bots"]);
     for variant in ["csci306", "speedclue"] {
         let id = server.start_game(
             &json!({"variant": variant, "players": 6, "seed": 6, "max_rounds": 15, "bots": bots}),

@@ -489,6 +489,13 @@ fn a_stored_tournament_game_is_replayed_forwards_and_back_in_chromium() {
     assert_eq!(list["games"].as_array().map(Vec::len), Some(2));
 
     let browser = Browser::start();
+    // A short window: the viewer opens below the list, out of sight unless
+    // the page scrolls to it.
+    browser.cmd(
+        "POST",
+        "/window/rect",
+        Some(json!({"width": 900, "height": 260})),
+    );
     browser.goto(&server.url("/#replays"));
     let deadline = Instant::now() + Duration::from_secs(30);
     while !browser.click("button.watch") {
@@ -501,6 +508,11 @@ fn a_stored_tournament_game_is_replayed_forwards_and_back_in_chromium() {
         assert!(Instant::now() < deadline, "the replay did not open");
         std::thread::sleep(Duration::from_millis(100));
     }
+    let in_view = browser.script(
+        "const r = document.getElementById('viewer').getBoundingClientRect();
+         return r.top >= -1 && r.top < window.innerHeight;",
+    );
+    assert_eq!(in_view, true, "the replay viewer opened out of sight");
     assert!(step().as_str().unwrap_or("").starts_with("event 0 of"));
     for _ in 0..12 {
         assert!(browser.click("#rw-fwd"));
@@ -565,14 +577,23 @@ fn a_running_tournament_game_is_followed_live_in_chromium() {
     wait_for(30, "the live viewer", || !step().is_empty());
     assert!(live(), "the viewer does not say the game is live");
     browser.screenshot("07-live");
-    // Follow it: at the end, the viewer moves on as events arrive.
-    assert!(browser.click("#rw-last"));
+    // "watch live" starts at the newest event and follows it (it used to
+    // start at event 0).
     let total = |text: &str| -> u64 {
         text.rsplit(' ')
             .next()
             .and_then(|n| n.parse().ok())
             .unwrap_or(0)
     };
+    wait_for(30, "the first events of the game in play", || {
+        total(&step()) > 0 || !live()
+    });
+    let opened = step();
+    assert_eq!(
+        opened,
+        format!("event {0} of {0}", total(&opened)),
+        "watch live did not start at the newest event"
+    );
     let first = total(&step());
     wait_for(30, "new events of the game in play", || {
         total(&step()) > first || !live()
@@ -648,4 +669,148 @@ fn every_variant_is_drawn_on_the_page() {
         assert!(!hand.is_empty(), "{variant}: no hand shown");
         browser.screenshot(&format!("09-{variant}"));
     }
+}
+
+/// A page of another site: one HTML page on a port of its own.
+fn other_site() -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a port for the other site");
+    let addr = listener.local_addr().expect("its address").to_string();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let mut stream = stream;
+            let mut buf = [0u8; 4096];
+            let _ = std::io::Read::read(&mut stream, &mut buf);
+            let page = "<!doctype html><title>other site</title><p>nothing to see</p>";
+            let reply = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{page}",
+                page.len()
+            );
+            let _ = std::io::Write::write_all(&mut stream, reply.as_bytes());
+        }
+    });
+    format!("http://{addr}/")
+}
+
+#[test]
+fn a_page_of_another_site_cannot_start_or_play_a_game() {
+    let dir = std::env::temp_dir().join(format!("clue-web-xsite-{}", std::process::id()));
+    let _cleanup = TempDir(dir.clone());
+    std::fs::create_dir_all(&dir).expect("dir");
+    let pwned = dir.join("pwned");
+    // Even a server that seats any bot refuses the other site.
+    let server = Server::start_with(None, &["--allow-bots"]);
+    let id = server.start_game(&json!({"seed": 8}));
+    let before = server.wait_pending(id);
+    let browser = Browser::start();
+    browser.goto(&other_site());
+    let attack = format!(
+        "const api = 'http://{addr}';
+         const simple = (path, body) => fetch(api + path, {{ method: 'POST', mode: 'no-cors',
+           headers: {{ 'content-type': 'text/plain' }}, body }}).catch(() => null);
+         window.__sent = 0;
+         Promise.all([
+           simple('/api/games', JSON.stringify({{ bots: ['jsonl:touch {pwned}'] }})),
+           simple('/api/games/{id}/leave', '{{}}'),
+           simple('/api/games/{id}/accuse', JSON.stringify({{ request: {request}, accusation: null }})),
+           fetch(api + '/api/games', {{ method: 'POST', headers: {{ 'content-type': 'application/json' }},
+             body: JSON.stringify({{ bots: ['jsonl:touch {pwned}'] }}) }}).catch(() => null),
+         ]).then(() => {{ window.__sent = 1; }});
+         return true;",
+        addr = server.addr,
+        pwned = pwned.display(),
+        request = before["pending"]["id"],
+    );
+    browser.script(&attack);
+    wait_for(30, "the other site's requests to be sent", || {
+        browser.script("return window.__sent === 1;") == true
+    });
+    assert!(!pwned.exists(), "the other site ran a command");
+    let (status, body) = server.get(&format!("/api/games/{}", id + 1));
+    assert_eq!(status, 404, "the other site started a game: {body}");
+    let after = server.wait_pending(id);
+    assert_eq!(after["pending"]["id"], before["pending"]["id"], "{after}");
+    assert!(
+        after["finished"].is_null(),
+        "the other site ended the game: {after}"
+    );
+}
+
+#[test]
+fn a_reload_rejoins_the_game_with_its_seed_shown() {
+    let server = Server::start(None);
+    let browser = Browser::start();
+    browser.goto(&server.url("/"));
+    wait_for(30, "the start form", || browser.find("#seed").is_some());
+    browser.type_into("#seed", "77");
+    assert!(browser.click("#new-game button[type=submit]"));
+    wait_for(30, "the first request", || {
+        page_state(&browser)["kind"] == "accuse"
+    });
+    let url = browser.script("return location.href;");
+    let url = url.as_str().expect("the page's address").to_string();
+    assert!(url.contains("#game/"), "the game has no address: {url}");
+    let request = page_state(&browser)["request"].clone();
+    browser.cmd("POST", "/refresh", None);
+    wait_for(30, "the rejoined game", || {
+        page_state(&browser)["kind"] == "accuse"
+    });
+    assert_eq!(page_state(&browser)["request"], request);
+    let seed = browser.script("return document.getElementById('game-seed').textContent;");
+    assert!(seed.as_str().unwrap_or("").contains("seed 77"), "{seed}");
+}
+
+#[test]
+fn a_late_reply_to_the_move_does_not_close_the_suggest_dialog() {
+    let server = Server::start(None);
+    let id = server.start_game(&json!({"seed": 5}));
+    // Play through the API until the seat may move into a room.
+    let mut count = 0;
+    let (request, room) = loop {
+        let state = server.wait_pending(id);
+        assert!(state["finished"].is_null(), "the game ended first");
+        let r = &state["pending"]["request"];
+        if r["request"] == "move"
+            && let Some(room) = r["targets"]
+                .as_array()
+                .and_then(|t| t.iter().find(|t| t.get("room").is_some()))
+        {
+            break (state["pending"]["id"].clone(), room.clone());
+        }
+        let (action, body) = web_support::simple_answer(&state, count);
+        count += 1;
+        let (status, reply) = server.post(&format!("/api/games/{id}/{action}"), &body);
+        assert_eq!(status, 200, "{reply}");
+    };
+    let browser = Browser::start();
+    browser.goto(&server.url(&format!("/#game/{id}")));
+    wait_for(30, "the page to show the move", || {
+        page_state(&browser)["request"] == request.to_string().as_str()
+    });
+    // The reply to the move arrives late: after the next poll has opened
+    // the suggest dialog.
+    let code = format!(
+        "const f = window.fetch;
+         window.fetch = async (u, i) => {{
+           const r = await f(u, i);
+           if (i && i.method === 'POST') await new Promise((ok) => setTimeout(ok, 1500));
+           return r;
+         }};
+         window.__answered = false;
+         answer('move', {{ to: {room} }}).then(() => {{ window.__answered = true; }});
+         return true;"
+    );
+    browser.script(&code);
+    wait_for(30, "the suggest dialog", || {
+        let p = page_state(&browser);
+        p["kind"] == "suggest" && p["modal"] == true
+    });
+    wait_for(30, "the late reply to the move", || {
+        browser.script("return window.__answered;") == true
+    });
+    let p = page_state(&browser);
+    assert_eq!(
+        p["modal"], true,
+        "the late reply closed the suggest dialog: {p}"
+    );
+    assert_eq!(p["modalTitle"], "Suggest", "{p}");
 }

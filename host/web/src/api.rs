@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 
 use super::seat::{Paced, Table, WebHuman};
 use super::view;
-use super::{ApiError, AppState};
+use super::{ApiError, AppState, limits};
 use clue_runtime::bots::{self, BotKind, BotSpec};
 
 /// The project's own boards, offered by name.
@@ -40,6 +40,7 @@ pub const BOARDS: [(&str, &str, &str); 2] = [
 /// A game being played with a person in it.
 pub struct Session {
     pub config: GameConfig,
+    pub seed: u64,
     pub seat: Seat,
     /// Each acting seat's bot spec, "you" for the person.
     pub labels: Vec<String>,
@@ -86,8 +87,10 @@ pub struct Started {
     pub id: u64,
 }
 
-pub async fn options() -> Json<Value> {
+pub async fn options(State(app): State<Arc<AppState>>) -> Json<Value> {
     Json(json!({
+        "bots": app.bots.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        "allow_bots": app.allow_bots,
         "variants": Variant::ALL.iter().map(|v| json!({
             "name": v.name(),
             "players": GameConfig::default_players(*v),
@@ -169,6 +172,7 @@ pub async fn start(
     body: Bytes,
 ) -> Result<Json<Started>, ApiError> {
     let request: StartRequest = parse_body(&body)?;
+    limits::check(&request)?;
     let config = config_of(&request)?;
     let acting = acting_seats(&config);
     let seat = request.seat.unwrap_or(0);
@@ -194,8 +198,29 @@ pub async fn start(
                 i + 1
             )));
         }
+        if spec.kind != BotKind::Builtin && !app.allow_bots && !app.bots.contains(&spec) {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                format!(
+                    "bot {}: `{text}` is not seated here: this server seats built-in bots and \
+                     the bots of its tournament file; start it with --allow-bots to seat \
+                     process, native and wasm bots named by the page",
+                    i + 1
+                ),
+            ));
+        }
         specs.push(spec);
     }
+    // Held by the game's thread until the game ends.
+    let Some(slot) = app.slots.take() else {
+        return Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!(
+                "{} games are in play, the most this server runs at once; try again when one ends",
+                limits::MAX_GAMES
+            ),
+        ));
+    };
     for i in specs.len()..acting - 1 {
         let name = if i % 2 == 0 { "notebook" } else { "clueless" };
         specs.push(BotSpec {
@@ -218,6 +243,7 @@ pub async fn start(
     let id = app.next_id.fetch_add(1, Ordering::SeqCst);
     let session = Arc::new(Session {
         config: config.clone(),
+        seed,
         seat: Seat(seat),
         labels,
         table: table.clone(),
@@ -227,6 +253,7 @@ pub async fn start(
     std::thread::Builder::new()
         .name(format!("web-game-{id}"))
         .spawn(move || {
+            let _slot = slot;
             let mut seats: Vec<Box<dyn SeatController>> = Vec::new();
             let mut bots = specs.iter();
             for s in 0..acting {
@@ -339,6 +366,8 @@ pub fn seat_view(session: &Session) -> Value {
     });
     json!({
         "version": state.version,
+        // A string: JavaScript numbers cannot hold every u64.
+        "seed": session.seed.to_string(),
         "variant": setup.variant,
         "seat": setup.seat,
         "players": setup.players,

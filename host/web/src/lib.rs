@@ -15,7 +15,10 @@
 //!
 //! Every refusal is an HTTP 4xx with `{"error": "..."}`; nothing the page
 //! sends reaches the engine before it is checked against the request the
-//! engine is waiting on.
+//! engine is waiting on. Requests from other sites are refused ([`guard`]),
+//! every option is bounded ([`limits`]), and the page seats only built-in
+//! bots and the bots of the server's tournament file unless the server was
+//! started with `allow_bots`.
 //!
 //! ```no_run
 //! use clue_web::{IDLE_LIMIT, ServeOptions, serve};
@@ -24,6 +27,9 @@
 //!     addr: "127.0.0.1:8080".parse().unwrap(),
 //!     db: Some("results.sqlite".into()),
 //!     idle_limit: IDLE_LIMIT,
+//!     allow_bots: false,
+//!     allow_remote: false,
+//!     bots: Vec::new(),
 //! };
 //! serve(&options).unwrap(); // runs until the process is stopped
 //! ```
@@ -31,6 +37,8 @@
 #![forbid(unsafe_code)]
 
 pub mod api;
+pub mod guard;
+pub mod limits;
 pub mod replay;
 pub mod seat;
 pub mod view;
@@ -43,9 +51,12 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::Router;
+use axum::extract::DefaultBodyLimit;
 use axum::http::{StatusCode, header};
+use axum::middleware;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use clue_runtime::bots::BotSpec;
 
 const INDEX_HTML: &str = include_str!("static/index.html");
 const APP_JS: &str = include_str!("static/app.js");
@@ -59,6 +70,13 @@ pub struct ServeOptions {
     pub db: Option<PathBuf>,
     /// How long a person's seat waits for an answer (see [`seat::WebHuman`]).
     pub idle_limit: Duration,
+    /// Seat process, native and wasm bots a request names (`--allow-bots`).
+    pub allow_bots: bool,
+    /// Answer to any `Host` name (`--allow-remote`, for a server bound to a
+    /// non-loopback address).
+    pub allow_remote: bool,
+    /// Bots the page may seat besides the built-in ones (a tournament file's).
+    pub bots: Vec<BotSpec>,
 }
 
 /// The default of [`ServeOptions::idle_limit`]: half an hour per decision.
@@ -70,6 +88,10 @@ pub struct AppState {
     pub next_id: AtomicU64,
     pub db: Option<PathBuf>,
     pub idle_limit: Duration,
+    pub allow_bots: bool,
+    pub bots: Vec<BotSpec>,
+    /// One permit per game in play, at most [`limits::MAX_GAMES`].
+    pub slots: limits::Slots,
 }
 
 /// A refusal: an HTTP status and a lowercase message, sent as JSON.
@@ -99,13 +121,21 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// The router, for the server and for tests that run it in-process.
-pub fn router(db: Option<PathBuf>, idle_limit: Duration) -> Router {
+/// The router, for the server and for tests that run it in-process;
+/// `options.addr` is the address it answers as (with its real port).
+pub fn router(options: &ServeOptions) -> Router {
     let state = Arc::new(AppState {
         games: Mutex::new(HashMap::new()),
         next_id: AtomicU64::new(1),
-        db,
-        idle_limit,
+        db: options.db.clone(),
+        idle_limit: options.idle_limit,
+        allow_bots: options.allow_bots,
+        bots: options.bots.clone(),
+        slots: limits::Slots::default(),
+    });
+    let guard = Arc::new(guard::Guard {
+        addr: options.addr,
+        any_host: options.allow_remote,
     });
     Router::new()
         .route(
@@ -128,6 +158,8 @@ pub fn router(db: Option<PathBuf>, idle_limit: Duration) -> Router {
         .route("/api/replays/{index}", get(replay::game))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such page") })
         .with_state(state)
+        .layer(DefaultBodyLimit::max(limits::MAX_BODY))
+        .layer(middleware::from_fn_with_state(guard, guard::check))
 }
 
 fn page(content_type: &'static str, body: &'static str) -> Response {
@@ -166,7 +198,11 @@ pub fn serve(options: &ServeOptions) -> Result<(), ServeError> {
         println!("listening on http://{addr}");
         use std::io::Write;
         let _ = std::io::stdout().flush();
-        axum::serve(listener, router(options.db.clone(), options.idle_limit))
+        let options = ServeOptions {
+            addr,
+            ..options.clone()
+        };
+        axum::serve(listener, router(&options))
             .await
             .map_err(ServeError::Serve)
     })

@@ -46,6 +46,11 @@ impl Server {
         Server { child, addr }
     }
 
+    /// The server's process id (its memory is read from /proc).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("http://{}{path}", self.addr)
     }
@@ -103,16 +108,33 @@ pub fn http(addr: &str, method: &str, path: &str, body: Option<&str>) -> (u16, V
 }
 
 pub fn http_text(addr: &str, method: &str, path: &str, body: Option<&str>) -> (u16, String) {
+    let host = format!("Host: {addr}");
+    let headers = [host.as_str(), "Content-Type: application/json"];
+    http_with(addr, method, path, &headers, body.unwrap_or(""))
+}
+
+/// One HTTP/1.1 request with exactly the given header lines (besides
+/// `Connection` and `Content-Length`); returns the status and the body.
+pub fn http_with(
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &[&str],
+    body: &str,
+) -> (u16, String) {
     let mut stream = TcpStream::connect(addr).expect("connect");
     stream
         .set_read_timeout(Some(Duration::from_secs(120)))
         .expect("timeout");
-    let body = body.unwrap_or("");
-    let request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(request.as_bytes()).expect("send");
+    let mut request = format!("{method} {path} HTTP/1.1\r\nConnection: close\r\n");
+    for h in headers {
+        request.push_str(h);
+        request.push_str("\r\n");
+    }
+    request.push_str(&format!("Content-Length: {}\r\n\r\n", body.len()));
+    // A server may answer (and close) before reading a body it refuses.
+    let _ = stream.write_all(request.as_bytes());
+    let _ = stream.write_all(body.as_bytes());
     // Read the head, then exactly the body: some servers (chromedriver) keep
     // the connection open whatever the request says.
     let mut raw = Vec::new();

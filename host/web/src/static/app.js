@@ -16,7 +16,11 @@ async function api(method, path, body) {
   const res = await fetch(path, init);
   let data = null;
   try { data = await res.json(); } catch (_) { data = null; }
-  if (!res.ok) throw new Error((data && data.error) || `${res.status} ${res.statusText}`);
+  if (!res.ok) {
+    const err = new Error((data && data.error) || `${res.status} ${res.statusText}`);
+    err.status = res.status;
+    throw err;
+  }
   return data;
 }
 
@@ -278,15 +282,22 @@ async function startGame(ev) {
   } else if ($('board').value) body.board = $('board').value;
   try {
     const started = await api('POST', '/api/games', body);
-    play.id = started.id;
-    play.version = 0;
-    play.shownPending = null;
-    $('new-game').classList.add('collapsed');
-    $('game').classList.remove('hidden');
-    poll();
+    joinGame(started.id);
   } catch (e) {
     $('start-error').textContent = e.message;
   }
+}
+
+// Shows game `id` and follows it; its URL (#game/ID) rejoins it after a reload.
+function joinGame(id) {
+  play.id = id;
+  play.state = null;
+  play.version = 0;
+  play.shownPending = null;
+  if (location.hash !== `#game/${id}`) history.replaceState(null, '', `#game/${id}`);
+  $('new-game').classList.add('collapsed');
+  $('game').classList.remove('hidden');
+  poll();
 }
 
 async function poll() {
@@ -300,6 +311,7 @@ async function poll() {
         state = await api('GET', `/api/games/${id}?since=${play.version}`);
       } catch (e) {
         toast(e.message);
+        if (e.status === 404) { leaveGameView(); break; }
         await new Promise((r) => setTimeout(r, 1000));
         continue;
       }
@@ -333,6 +345,7 @@ function renderGame(g) {
   list.scrollTop = list.scrollHeight;
   // Status line.
   const last = [...g.events].reverse().find((t) => t.startsWith('round '));
+  $('game-seed').textContent = `game ${play.id}, seed ${g.seed}`;
   $('turn-info').textContent = g.finished
     ? (g.finished.winner === null ? 'Game over: no winner' : `Game over: ${g.names[g.finished.winner]} wins`)
     : (last || 'The game begins');
@@ -378,20 +391,28 @@ function envelopeGuess(g) {
   return guess;
 }
 
+function leaveGameView() {
+  play.id = null;
+  if (location.hash.startsWith('#game/')) history.replaceState(null, '', location.pathname);
+  $('new-game').classList.remove('collapsed');
+  $('game').classList.add('hidden');
+}
+
 function renderPrompt(g) {
   const p = $('prompt');
   const text = $('prompt-text');
   const actions = $('prompt-actions');
   actions.replaceChildren();
+  $('final-hands').replaceChildren();
   const pending = g.pending;
   if (g.finished) {
     p.dataset.kind = 'over';
     const env = g.finished.envelope.map((c) => cardName(g, c)).join(', ');
+    $('final-hands').replaceChildren(...(g.finished.hands || []).map((h, s) => el('div', { class: 'hand-row' },
+      el('b', {}, `${g.names[s]}: `), ...h.map((c) => cardChip(g, c)))));
     text.textContent = (g.finished.winner === g.seat ? 'You win! ' : g.finished.winner === null ? 'No winner. ' :
       `${g.names[g.finished.winner]} wins. `) + `The envelope held ${env}.`;
-    actions.append(el('button', { class: 'primary', id: 'new-game-again', onclick: () => {
-      play.id = null; $('new-game').classList.remove('collapsed'); $('game').classList.add('hidden');
-    } }, 'New game'));
+    actions.append(el('button', { class: 'primary', id: 'new-game-again', onclick: leaveGameView }, 'New game'));
     closeModal();
     return;
   }
@@ -439,7 +460,7 @@ async function answer(action, body, id) {
   if (request === undefined || request === null) return false;
   try {
     await api('POST', `/api/games/${play.id}/${action}`, { request, ...body });
-    closeModal();
+    closeModalFor(request);
     return true;
   } catch (e) {
     if ($('modal').classList.contains('hidden')) toast(e.message);
@@ -450,7 +471,8 @@ async function answer(action, body, id) {
 
 // ---------------------------------------------------------------- dialogs
 
-function openModal(title, body, onOk, onSkip, okText) {
+function openModal(title, body, onOk, onSkip, okText, request) {
+  $('modal').dataset.request = request === undefined ? '' : String(request);
   $('modal-title').textContent = title;
   $('modal-body').replaceChildren(body);
   $('modal-error').textContent = '';
@@ -462,6 +484,12 @@ function openModal(title, body, onOk, onSkip, okText) {
 }
 
 function closeModal() { $('modal').classList.add('hidden'); }
+
+// Closes the dialog only if it is still the one opened for `request`: a late
+// reply must not close the dialog of the request that came after it.
+function closeModalFor(request) {
+  if ($('modal').dataset.request === String(request)) closeModal();
+}
 
 function categorySelect(g, cat, fixed, preferred) {
   const sel = el('select', { id: `pick-${cat}`, 'data-category': cat });
@@ -495,14 +523,14 @@ function suggestDialog(g, pending) {
     openModal('Interrogate', box, () => {
       const cards = [...items.querySelectorAll('input:checked')].map((x) => Number(x.value));
       answer('suggest', { suggestion: { cards, target: Number(opp.value) } }, pending.id);
-    }, r.optional ? () => answer('suggest', { suggestion: null }, pending.id) : null, 'Ask');
+    }, r.optional ? () => answer('suggest', { suggestion: null }, pending.id) : null, 'Ask', pending.id);
     return;
   }
   for (const cat of cats) box.append(categorySelect(g, cat, cat === 'room' ? r.turn.room : null, unknown(cat)));
   openModal('Suggest', box, () => {
     const cards = cats.map((cat) => Number($(`pick-${cat}`).value));
     answer('suggest', { suggestion: { cards } }, pending.id);
-  }, r.optional ? () => answer('suggest', { suggestion: null }, pending.id) : null, 'Suggest');
+  }, r.optional ? () => answer('suggest', { suggestion: null }, pending.id) : null, 'Suggest', pending.id);
 }
 
 function accuseDialog(g, pending) {
@@ -519,15 +547,17 @@ function accuseDialog(g, pending) {
     openModal('Accuse', box, () => {
       const cards = [...items.querySelectorAll('input:checked')].map((x) => Number(x.value));
       answer('accuse', { accusation: { cards } }, pending.id);
-    }, pending.request.point === 'forced' ? null : closeModal, 'Accuse');
+    }, pending.request.point === 'forced' ? null : closeModal, 'Accuse', pending.id);
     return;
   }
-  for (const cat of cats) box.append(categorySelect(g, cat, null, guess[cat]));
+  // Preset to the notebook's answer, else to a card you do not hold.
+  const notHeld = (cat) => g.deck.findIndex((c, i) => c.category === cat && !g.hand.includes(i));
+  for (const cat of cats) box.append(categorySelect(g, cat, null, guess[cat] !== undefined ? guess[cat] : notHeld(cat)));
   box.append(el('p', { class: 'hint' }, 'A wrong accusation can cost you the game.'));
   openModal('Accuse', box, () => {
     const cards = cats.map((cat) => Number($(`pick-${cat}`).value));
     answer('accuse', { accusation: { cards } }, pending.id);
-  }, pending.request.point === 'forced' ? null : closeModal, 'Accuse');
+  }, pending.request.point === 'forced' ? null : closeModal, 'Accuse', pending.id);
 }
 
 function respondDialog(g, pending) {
@@ -539,7 +569,7 @@ function respondDialog(g, pending) {
   openModal('Show a card', box, () => {
     const picked = box.querySelector('input[name=show]:checked');
     answer('respond', { card: Number(picked ? picked.value : r.matching[0]) }, pending.id);
-  }, null, 'Show');
+  }, null, 'Show', pending.id);
 }
 
 // ---------------------------------------------------------------- replays
@@ -555,7 +585,7 @@ async function loadReplays() {
     $('live-list').querySelector('tbody').replaceChildren(...live.map((g) => el('tr', { 'data-index': g.index },
       el('td', {}, g.index), el('td', {}, g.variant), el('td', {}, g.seed), el('td', {}, g.bots.join(', ')),
       el('td', {}, g.events),
-      el('td', {}, el('button', { class: 'watch-live', onclick: () => openReplay(g.index) }, 'watch live')))));
+      el('td', {}, el('button', { class: 'watch-live', onclick: () => openReplay(g.index, 'follow') }, 'watch live')))));
     const body = $('replay-list').querySelector('tbody');
     const shown = body.children.length;
     if (shown === list.games.length && shown > 0) return;
@@ -594,7 +624,13 @@ async function openReplay(index, keepStep) {
   if (d.envelope) hands.append(el('div', { class: 'hand-row envelope' }, el('b', {}, 'envelope: '), ...d.envelope.map((c) => cardChip(d, c))));
   $('rw-hands').replaceChildren(hands);
   $('rw-events').replaceChildren(...d.frames.map((f, i) => el('li', { 'data-step': i + 1, onclick: () => showStep(i + 1) }, f.text)));
-  showStep(!keepStep ? 0 : following ? d.frames.length : replay.step);
+  if (keepStep === true) showStep(following ? d.frames.length : replay.step);
+  else {
+    // Opened from the list: a live game from its newest event, a stored one
+    // from the start; the viewer comes into sight either way.
+    showStep(keepStep === 'follow' && d.live ? d.frames.length : 0);
+    $('viewer').scrollIntoView({ block: 'start' });
+  }
 }
 
 function showStep(step) {
@@ -642,6 +678,9 @@ async function init() {
   $('rw-slider').oninput = () => showStep(Number($('rw-slider').value));
   document.addEventListener('keydown', (e) => {
     if ($('replays').classList.contains('hidden') || !replay.data) return;
+    // A focused slider or field moves on its own: stepping here too would
+    // step twice.
+    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
     if (e.key === 'ArrowRight') showStep(replay.step + 1);
     if (e.key === 'ArrowLeft') showStep(replay.step - 1);
   });
@@ -658,6 +697,12 @@ async function init() {
     if (boards) $('board').value = v.name;
   });
   if (location.hash === '#replays') showTab('replays');
+  const rejoin = () => {
+    const game = /^#game\/(\d+)$/.exec(location.hash);
+    if (game && Number(game[1]) !== play.id) joinGame(Number(game[1]));
+  };
+  window.addEventListener('hashchange', rejoin);
+  rejoin();
 }
 
 init().catch((e) => toast(e.message));
