@@ -1,8 +1,13 @@
-//! The results store: one SQLite file per tournament. Each finished game is
-//! written in one transaction, so after a crash a game is either wholly there
-//! or not at all, and `resume` plays exactly the indices that are missing.
+//! The results store: one SQLite file per tournament, or one PostgreSQL
+//! database that many machines share, chosen by the store's name: a
+//! `postgres://` or `postgresql://` URL is PostgreSQL ([`pg`]), anything else
+//! a SQLite file ([`sqlite`]). Both sit behind [`Backend`]; [`Store`] holds
+//! the logic they share (fingerprint, log compression, JSON), so the two
+//! behave the same and one set of tests runs against both. Each finished game
+//! is written in one transaction, so after a crash a game is either wholly
+//! there or not at all, and `resume` plays exactly the indices that are missing.
 //!
-//! Schema (version 1):
+//! Schema (version 1; PostgreSQL spells the types BIGINT, BYTEA and so on):
 //!
 //! ```sql
 //! meta(key TEXT PRIMARY KEY, value TEXT)      -- format, file, hash, bots, settings, base_dir
@@ -25,7 +30,6 @@ use std::time::Duration;
 
 use clue_engine::GameRecord;
 
-use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 
 use crate::config::Tournament;
@@ -57,7 +61,14 @@ pub struct FinishedGame {
     pub wall: Duration,
 }
 
+mod pg;
+mod sqlite;
+
+/// The schema version this build writes and reads. A store of another
+/// version is refused ([`StoreError::Version`]).
 pub const STORE_FORMAT: &str = "1";
+/// [`STORE_FORMAT`] as a number, as PostgreSQL's `schema_version` holds it.
+pub const SCHEMA_VERSION: i64 = 1;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -65,6 +76,17 @@ pub enum StoreError {
     Sql {
         path: String,
         source: rusqlite::Error,
+    },
+    #[error("{path}: {message}")]
+    Postgres { path: String, message: String },
+    #[error(
+        "{path} has store schema version {found}; this clue reads version {expected} only \
+         (use the clue that made it, or another store)"
+    )]
+    Version {
+        path: String,
+        found: String,
+        expected: String,
     },
     #[error(
         "{path} holds the results of a different tournament file, or one whose board files have changed since (fingerprint {stored}, now {given}); \
@@ -147,63 +169,137 @@ pub struct LiveGame {
     pub events: u64,
 }
 
+/// The store's name in messages: a PostgreSQL URL without its password.
+pub fn display_name(path: &Path) -> String {
+    let name = path.display().to_string();
+    if !is_url(path) {
+        return name;
+    }
+    match (name.find("://"), name.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let user = &name[scheme + 3..at];
+            let user = user.split(':').next().unwrap_or_default();
+            format!("{}{user}{}", &name[..scheme + 3], &name[at..])
+        }
+        _ => name,
+    }
+}
+
+/// Whether `path` names a PostgreSQL store rather than a SQLite file.
+pub fn is_url(path: &Path) -> bool {
+    path.to_str()
+        .is_some_and(|p| p.starts_with("postgres://") || p.starts_with("postgresql://"))
+}
+
+/// Whether the store exists: a SQLite file on disk; a PostgreSQL URL is taken
+/// to exist (opening it says if it does not).
+pub fn exists(path: &Path) -> bool {
+    is_url(path) || path.exists()
+}
+
+/// A game ready for the store: the values of its `games` and `seats` rows.
+pub struct GameInsert {
+    pub index: i64,
+    pub setting: i64,
+    pub seed: i64,
+    pub variant: String,
+    pub players: i64,
+    pub winner: Option<i64>,
+    pub rounds: i64,
+    pub wall_ms: f64,
+    pub log: Vec<u8>,
+    pub seats: Vec<SeatInsert>,
+}
+
+/// One `seats` row of a [`GameInsert`].
+pub struct SeatInsert {
+    pub seat: i64,
+    pub bot: Option<String>,
+    pub spec: Option<String>,
+    pub outcome: String,
+    pub dq_reason: Option<String>,
+    pub detail: Option<String>,
+    pub rank: i64,
+    pub turns: i64,
+    pub calls: i64,
+    pub suggestions: i64,
+    pub wall_ns: i64,
+    pub max_call_ns: i64,
+    pub fuel: Option<i64>,
+    pub max_call_fuel: Option<i64>,
+}
+
+/// Events of one game in play, serialised, for [`Backend::live_write`].
+pub struct LiveInsert {
+    pub index: i64,
+    pub header: String,
+    pub from: i64,
+    pub entries: Vec<String>,
+}
+
+/// What a store's database does; [`Store`] adds the logic both share.
+/// Errors name the store ([`Backend::name`]).
+pub trait Backend: Send {
+    /// The store's name for messages (no password).
+    fn name(&self) -> &str;
+    /// One `meta` value.
+    fn get(&self, key: &str) -> Result<Option<String>, StoreError>;
+    /// Writes `meta` rows in one transaction.
+    fn put_meta(&mut self, rows: &[(&str, String)]) -> Result<(), StoreError>;
+    /// The indices of the stored games.
+    fn done(&self) -> Result<BTreeSet<u64>, StoreError>;
+    /// Stores a game and its seats, and forgets it as a live game, in one
+    /// transaction; a game already stored is an error and changes nothing.
+    fn insert(&mut self, game: &GameInsert) -> Result<(), StoreError>;
+    /// Forgets every game in play.
+    fn live_clear(&mut self) -> Result<(), StoreError>;
+    /// Appends events of games in play in one transaction.
+    fn live_write(&mut self, batch: &[LiveInsert]) -> Result<(), StoreError>;
+    /// The games in play: index, header JSON, number of events stored.
+    fn live_rows(&self) -> Result<Vec<(u64, String, u64)>, StoreError>;
+    /// The events of one game in play, as JSON, in order.
+    fn live_entries(&self, index: u64) -> Result<Vec<String>, StoreError>;
+    /// Every stored game with its seats, in index order.
+    fn games(&self) -> Result<Vec<GameRow>, StoreError>;
+    /// The deflated log of one stored game.
+    fn log_blob(&self, index: u64) -> Result<Option<Vec<u8>>, StoreError>;
+}
+
 pub struct Store {
-    conn: Connection,
-    path: String,
+    db: Box<dyn Backend>,
 }
 
 impl Store {
-    /// Opens (creating if needed) the store at `path`.
+    /// Opens (creating if needed) the store at `path`: a SQLite file, or a
+    /// PostgreSQL database when `path` is a `postgres://` URL.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
-        let name = path.display().to_string();
-        let sql = |source| StoreError::Sql {
-            path: name.clone(),
-            source,
+        let db: Box<dyn Backend> = if is_url(path) {
+            let url = path.to_str().unwrap_or_default();
+            Box::new(pg::PgStore::open(url, display_name(path))?)
+        } else {
+            Box::new(sqlite::SqliteStore::open(path)?)
         };
-        let conn = Connection::open(path).map_err(sql)?;
-        conn.busy_timeout(std::time::Duration::from_secs(10))
-            .map_err(sql)?;
-        conn.execute_batch(
-            "PRAGMA journal_mode = WAL;
-             PRAGMA synchronous = NORMAL;
-             CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-             CREATE TABLE IF NOT EXISTS games (
-                 idx INTEGER PRIMARY KEY, setting INTEGER NOT NULL, seed INTEGER NOT NULL,
-                 variant TEXT NOT NULL, players INTEGER NOT NULL, winner INTEGER,
-                 rounds INTEGER NOT NULL, wall_ms REAL NOT NULL, log BLOB NOT NULL);
-             CREATE TABLE IF NOT EXISTS seats (
-                 game INTEGER NOT NULL REFERENCES games(idx), seat INTEGER NOT NULL,
-                 bot TEXT, spec TEXT, outcome TEXT NOT NULL, dq_reason TEXT, detail TEXT,
-                 rank INTEGER NOT NULL, turns INTEGER NOT NULL, calls INTEGER NOT NULL,
-                 suggestions INTEGER NOT NULL, wall_ns INTEGER NOT NULL,
-                 max_call_ns INTEGER NOT NULL, fuel INTEGER, max_call_fuel INTEGER,
-                 PRIMARY KEY (game, seat));
-             CREATE TABLE IF NOT EXISTS live_games (idx INTEGER PRIMARY KEY, header TEXT NOT NULL);
-             CREATE TABLE IF NOT EXISTS live_events (
-                 game INTEGER NOT NULL, seq INTEGER NOT NULL, entry TEXT NOT NULL,
-                 PRIMARY KEY (game, seq));",
-        )
-        .map_err(sql)?;
-        Ok(Store { conn, path: name })
-    }
-
-    fn sql(&self, source: rusqlite::Error) -> StoreError {
-        StoreError::Sql {
-            path: self.path.clone(),
-            source,
+        let store = Store { db };
+        if let Some(found) = store.db.get("format")?
+            && found != STORE_FORMAT
+        {
+            return Err(StoreError::Version {
+                path: store.db.name().to_string(),
+                found,
+                expected: STORE_FORMAT.into(),
+            });
         }
+        Ok(store)
     }
 
-    fn get(&self, key: &str) -> Result<Option<String>, StoreError> {
-        self.conn
-            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
-            .optional()
-            .map_err(|e| self.sql(e))
+    /// The store's name for messages.
+    pub fn name(&self) -> &str {
+        self.db.name()
     }
 
     /// The tournament this store holds, if any.
     pub fn meta(&self) -> Result<Option<Meta>, StoreError> {
-        let Some(source) = self.get("file")? else {
+        let Some(source) = self.db.get("file")? else {
             return Ok(None);
         };
         let json = |v: Option<String>| -> Vec<String> {
@@ -212,18 +308,18 @@ impl Store {
         };
         Ok(Some(Meta {
             source,
-            file: self.get("path")?.unwrap_or_default(),
-            hash: self.get("hash")?.unwrap_or_default(),
-            base_dir: self.get("base_dir")?.unwrap_or_else(|| ".".into()),
-            bots: json(self.get("bots")?),
-            settings: json(self.get("settings")?),
+            file: self.db.get("path")?.unwrap_or_default(),
+            hash: self.db.get("hash")?.unwrap_or_default(),
+            base_dir: self.db.get("base_dir")?.unwrap_or_else(|| ".".into()),
+            bots: json(self.db.get("bots")?),
+            settings: json(self.db.get("settings")?),
         }))
     }
 
     /// The stored tournament, or an error when there is none.
     pub fn require_meta(&self) -> Result<Meta, StoreError> {
         self.meta()?.ok_or_else(|| StoreError::Empty {
-            path: self.path.clone(),
+            path: self.db.name().to_string(),
         })
     }
 
@@ -234,7 +330,7 @@ impl Store {
         if let Some(meta) = self.meta()? {
             if meta.hash != given || meta.source != t.source {
                 return Err(StoreError::Different {
-                    path: self.path.clone(),
+                    path: self.db.name().to_string(),
                     stored: meta.hash,
                     given,
                 });
@@ -255,170 +351,96 @@ impl Store {
                 serde_json::to_string(&settings).unwrap_or_default(),
             ),
         ];
-        let tx = self.conn.transaction().map_err(|e| StoreError::Sql {
-            path: self.path.clone(),
-            source: e,
-        })?;
-        for (k, v) in rows {
-            tx.execute(
-                "INSERT INTO meta (key, value) VALUES (?1, ?2)",
-                params![k, v],
-            )
-            .map_err(|e| StoreError::Sql {
-                path: self.path.clone(),
-                source: e,
-            })?;
-        }
-        tx.commit().map_err(|e| self.sql(e))
+        self.db.put_meta(&rows)
     }
 
     /// The indices of the games already stored.
     pub fn done(&self) -> Result<BTreeSet<u64>, StoreError> {
-        let mut stmt = self
-            .conn
-            .prepare("SELECT idx FROM games")
-            .map_err(|e| self.sql(e))?;
-        let rows = stmt
-            .query_map([], |r| r.get::<_, i64>(0))
-            .map_err(|e| self.sql(e))?;
-        let mut out = BTreeSet::new();
-        for r in rows {
-            out.insert(r.map_err(|e| self.sql(e))? as u64);
-        }
-        Ok(out)
+        self.db.done()
     }
 
     /// Stores one finished game and its seats in one transaction.
     pub fn insert(&mut self, game: &FinishedGame, t: &Tournament) -> Result<(), StoreError> {
-        let path = self.path.clone();
-        let sql = |source| StoreError::Sql {
-            path: path.clone(),
-            source,
-        };
         let record = &game.record;
         let specs: Vec<_> = game.seats.iter().map(|&b| t.bots[b].spec.clone()).collect();
         let log = compress(&GameLog::from_record(record, &specs));
-        let tx = self.conn.transaction().map_err(sql)?;
-        tx.execute(
-            "INSERT INTO games (idx, setting, seed, variant, players, winner, rounds, wall_ms, log)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-            params![
-                game.index as i64,
-                game.setting as i64,
-                game.seed as i64,
-                record.config.variant.name(),
-                record.config.players,
-                record.winner.map(|s| s.0),
-                record.rounds,
-                game.wall.as_secs_f64() * 1000.0,
-                log,
-            ],
-        )
-        .map_err(sql)?;
-        for s in &record.seats {
-            let i = s.seat.index();
-            let bot = game.seats.get(i).map(|&b| &t.bots[b]);
-            let meter = game.meters.get(i);
-            let (outcome, reason) = outcome_label(&s.outcome);
-            tx.execute(
-                "INSERT INTO seats (game, seat, bot, spec, outcome, dq_reason, detail, rank,
-                     turns, calls, suggestions, wall_ns, max_call_ns, fuel, max_call_fuel)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
-                params![
-                    game.index as i64,
-                    s.seat.0,
-                    bot.map(|b| b.name.clone()),
-                    bot.map(|b| b.spec.to_string()),
+        let seats = record
+            .seats
+            .iter()
+            .map(|s| {
+                let i = s.seat.index();
+                let bot = game.seats.get(i).map(|&b| &t.bots[b]);
+                let meter = game.meters.get(i);
+                let (outcome, dq_reason) = outcome_label(&s.outcome);
+                SeatInsert {
+                    seat: i64::from(s.seat.0),
+                    bot: bot.map(|b| b.name.clone()),
+                    spec: bot.map(|b| b.spec.to_string()),
                     outcome,
-                    reason,
-                    s.detail,
-                    s.rank,
-                    s.turns,
-                    s.calls,
-                    s.suggestions,
-                    meter.map_or(0, |m| m.wall.as_nanos() as i64),
-                    meter.map_or(0, |m| m.max_call.as_nanos() as i64),
-                    meter.and_then(|m| m.fuel).map(|f| f as i64),
-                    meter.and_then(|m| m.max_call_fuel).map(|f| f as i64),
-                ],
-            )
-            .map_err(sql)?;
-        }
-        tx.execute(
-            "DELETE FROM live_events WHERE game = ?1",
-            [game.index as i64],
-        )
-        .map_err(sql)?;
-        tx.execute("DELETE FROM live_games WHERE idx = ?1", [game.index as i64])
-            .map_err(sql)?;
-        tx.commit().map_err(sql)
+                    dq_reason,
+                    detail: s.detail.clone(),
+                    rank: i64::from(s.rank),
+                    turns: i64::from(s.turns),
+                    calls: i64::from(s.calls),
+                    suggestions: i64::from(s.suggestions),
+                    wall_ns: meter.map_or(0, |m| m.wall.as_nanos() as i64),
+                    max_call_ns: meter.map_or(0, |m| m.max_call.as_nanos() as i64),
+                    fuel: meter.and_then(|m| m.fuel).map(|f| f as i64),
+                    max_call_fuel: meter.and_then(|m| m.max_call_fuel).map(|f| f as i64),
+                }
+            })
+            .collect();
+        self.db.insert(&GameInsert {
+            index: game.index as i64,
+            setting: game.setting as i64,
+            seed: game.seed as i64,
+            variant: record.config.variant.name().to_string(),
+            players: record.config.players as i64,
+            winner: record.winner.map(|s| i64::from(s.0)),
+            rounds: i64::from(record.rounds),
+            wall_ms: game.wall.as_secs_f64() * 1000.0,
+            log,
+            seats,
+        })
     }
 
     /// Forgets every game in play (a run begins or ends; nothing is playing).
     pub fn live_clear(&mut self) -> Result<(), StoreError> {
-        self.conn
-            .execute_batch("DELETE FROM live_events; DELETE FROM live_games;")
-            .map_err(|e| self.sql(e))
+        self.db.live_clear()
     }
 
     /// Appends events of games in play, in one transaction: for each game its
     /// log header (written once) and its entries from sequence number `from`.
     pub fn live_write(&mut self, batch: &[LiveBatch<'_>]) -> Result<(), StoreError> {
-        let path = self.path.clone();
-        let sql = |source| StoreError::Sql {
-            path: path.clone(),
-            source,
-        };
-        let tx = self.conn.transaction().map_err(sql)?;
-        for game in batch {
-            let header = serde_json::to_string(game.header).unwrap_or_default();
-            tx.execute(
-                "INSERT OR IGNORE INTO live_games (idx, header) VALUES (?1, ?2)",
-                params![game.index as i64, header],
-            )
-            .map_err(sql)?;
-            for (k, entry) in game.entries.iter().enumerate() {
-                let text = serde_json::to_string(entry).unwrap_or_default();
-                tx.execute(
-                    "INSERT OR REPLACE INTO live_events (game, seq, entry) VALUES (?1, ?2, ?3)",
-                    params![game.index as i64, (game.from + k) as i64, text],
-                )
-                .map_err(sql)?;
-            }
-        }
-        tx.commit().map_err(sql)
+        let batch: Vec<LiveInsert> = batch
+            .iter()
+            .map(|g| LiveInsert {
+                index: g.index as i64,
+                header: serde_json::to_string(g.header).unwrap_or_default(),
+                from: g.from as i64,
+                entries: g
+                    .entries
+                    .iter()
+                    .map(|e| serde_json::to_string(e).unwrap_or_default())
+                    .collect(),
+            })
+            .collect();
+        self.db.live_write(&batch)
     }
 
     /// The games in play, with how many of their events are stored so far.
     pub fn live_games(&self) -> Result<Vec<LiveGame>, StoreError> {
-        let mut stmt = self
-            .conn
-            .prepare(
-                "SELECT g.idx, g.header, (SELECT COUNT(*) FROM live_events e WHERE e.game = g.idx)
-                 FROM live_games g ORDER BY g.idx",
-            )
-            .map_err(|e| self.sql(e))?;
-        let rows = stmt
-            .query_map([], |r| {
-                Ok((
-                    r.get::<_, i64>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, i64>(2)?,
-                ))
-            })
-            .map_err(|e| self.sql(e))?;
         let mut out = Vec::new();
-        for row in rows {
-            let (index, header, events) = row.map_err(|e| self.sql(e))?;
+        for (index, header, events) in self.db.live_rows()? {
             let header: Header = serde_json::from_str(&header).map_err(|e| StoreError::Log {
-                path: self.path.clone(),
-                index: index as u64,
+                path: self.db.name().to_string(),
+                index,
                 message: e.to_string(),
             })?;
             out.push(LiveGame {
-                index: index as u64,
+                index,
                 header,
-                events: events as u64,
+                events,
             });
         }
         Ok(out)
@@ -430,18 +452,10 @@ impl Store {
         let Some(game) = self.live_games()?.into_iter().find(|g| g.index == index) else {
             return Ok(None);
         };
-        let mut stmt = self
-            .conn
-            .prepare("SELECT entry FROM live_events WHERE game = ?1 ORDER BY seq")
-            .map_err(|e| self.sql(e))?;
-        let rows = stmt
-            .query_map([index as i64], |r| r.get::<_, String>(0))
-            .map_err(|e| self.sql(e))?;
         let mut entries = Vec::new();
-        for row in rows {
-            let text = row.map_err(|e| self.sql(e))?;
+        for text in self.db.live_entries(index)? {
             let entry: LogEntry = serde_json::from_str(&text).map_err(|e| StoreError::Log {
-                path: self.path.clone(),
+                path: self.db.name().to_string(),
                 index,
                 message: e.to_string(),
             })?;
@@ -456,86 +470,17 @@ impl Store {
 
     /// Every stored game in index order.
     pub fn games(&self) -> Result<Vec<GameRow>, StoreError> {
-        let mut games: Vec<GameRow> = Vec::new();
-        {
-            let mut stmt = self
-                .conn
-                .prepare("SELECT idx, setting, seed, winner, rounds FROM games ORDER BY idx")
-                .map_err(|e| self.sql(e))?;
-            let rows = stmt
-                .query_map([], |r| {
-                    Ok(GameRow {
-                        index: r.get::<_, i64>(0)? as u64,
-                        setting: r.get::<_, i64>(1)? as usize,
-                        seed: r.get::<_, i64>(2)? as u64,
-                        winner: r.get(3)?,
-                        rounds: r.get(4)?,
-                        seats: Vec::new(),
-                    })
-                })
-                .map_err(|e| self.sql(e))?;
-            for r in rows {
-                games.push(r.map_err(|e| self.sql(e))?);
-            }
-        }
-        let mut stmt = self
-            .conn
-            .prepare(
-                "SELECT game, seat, bot, outcome, dq_reason, detail, rank, turns, calls,
-                        wall_ns, max_call_ns, fuel, max_call_fuel FROM seats ORDER BY game, seat",
-            )
-            .map_err(|e| self.sql(e))?;
-        let rows = stmt
-            .query_map([], |r| {
-                Ok((
-                    r.get::<_, i64>(0)? as u64,
-                    SeatRow {
-                        seat: r.get(1)?,
-                        bot: r.get(2)?,
-                        outcome: r.get(3)?,
-                        dq_reason: r.get(4)?,
-                        detail: r.get(5)?,
-                        rank: r.get(6)?,
-                        turns: r.get(7)?,
-                        calls: r.get(8)?,
-                        wall_ns: r.get::<_, i64>(9)? as u64,
-                        max_call_ns: r.get::<_, i64>(10)? as u64,
-                        fuel: r.get::<_, Option<i64>>(11)?.map(|f| f as u64),
-                        max_call_fuel: r.get::<_, Option<i64>>(12)?.map(|f| f as u64),
-                    },
-                ))
-            })
-            .map_err(|e| self.sql(e))?;
-        let mut at = 0;
-        for r in rows {
-            let (game, seat) = r.map_err(|e| self.sql(e))?;
-            while at < games.len() && games[at].index < game {
-                at += 1;
-            }
-            if let Some(g) = games.get_mut(at).filter(|g| g.index == game) {
-                g.seats.push(seat);
-            }
-        }
-        Ok(games)
+        self.db.games()
     }
 
     /// The stored game log of game `index`.
     pub fn log(&self, index: u64) -> Result<GameLog, StoreError> {
-        let blob: Option<Vec<u8>> = self
-            .conn
-            .query_row(
-                "SELECT log FROM games WHERE idx = ?1",
-                [index as i64],
-                |r| r.get(0),
-            )
-            .optional()
-            .map_err(|e| self.sql(e))?;
-        let blob = blob.ok_or_else(|| StoreError::NoGame {
-            path: self.path.clone(),
+        let blob = self.db.log_blob(index)?.ok_or_else(|| StoreError::NoGame {
+            path: self.db.name().to_string(),
             index,
         })?;
         let damaged = |message: String| StoreError::Log {
-            path: self.path.clone(),
+            path: self.db.name().to_string(),
             index,
             message,
         };
@@ -544,6 +489,19 @@ impl Store {
             .read_to_end(&mut text)
             .map_err(|e| damaged(e.to_string()))?;
         GameLog::read(&text[..], &format!("game {index}")).map_err(|e| damaged(e.to_string()))
+    }
+}
+
+/// Attaches the seat rows (ordered by game, seat) to their games (ordered by index).
+fn attach_seats(games: &mut [GameRow], seats: impl IntoIterator<Item = (u64, SeatRow)>) {
+    let mut at = 0;
+    for (game, seat) in seats {
+        while at < games.len() && games[at].index < game {
+            at += 1;
+        }
+        if let Some(g) = games.get_mut(at).filter(|g| g.index == game) {
+            g.seats.push(seat);
+        }
     }
 }
 

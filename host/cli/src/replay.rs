@@ -14,7 +14,7 @@ pub fn run(
     let log = match (path, db, game) {
         (Some(path), _, _) => GameLog::load(path)?,
         (None, Some(db), Some(index)) => {
-            if !db.exists() {
+            if !clue_arena::store::exists(db) {
                 anyhow::bail!("{}: no such results store", db.display());
             }
             clue_arena::store::Store::open(db)?.log(index)?

@@ -12,7 +12,7 @@ use clue_arena::config::{self, Tournament};
 use clue_arena::report::{self, Format};
 use clue_arena::runner::{self, RunOptions, SpecConnector};
 use clue_arena::stats;
-use clue_arena::store::Store;
+use clue_arena::store::{self, Store};
 
 #[derive(Subcommand)]
 pub enum TournamentCommand {
@@ -53,7 +53,7 @@ pub fn run(command: TournamentCommand) -> anyhow::Result<ExitCode> {
             play(&t, &db, quiet)
         }
         TournamentCommand::Resume { db, quiet } => {
-            if !db.exists() {
+            if !store::exists(&db) {
                 anyhow::bail!("{}: no such results store", db.display());
             }
             let store = Store::open(&db)?;
@@ -63,7 +63,7 @@ pub fn run(command: TournamentCommand) -> anyhow::Result<ExitCode> {
             play(&t, &db, quiet)
         }
         TournamentCommand::Report { db, format } => {
-            if !db.exists() {
+            if !store::exists(&db) {
                 anyhow::bail!("{}: no such results store", db.display());
             }
             let store = Store::open(&db)?;
@@ -106,12 +106,12 @@ fn play(t: &Tournament, db: &Path, quiet: bool) -> anyhow::Result<ExitCode> {
         summary.already,
         summary.already + summary.played,
         summary.scheduled,
-        db.display()
+        store::display_name(db)
     );
     if summary.stopped {
         println!(
             "stopped early: `clue tournament resume --db {}` finishes the schedule",
-            db.display()
+            store::display_name(db)
         );
         return Ok(ExitCode::from(130));
     }

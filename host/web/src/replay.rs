@@ -18,7 +18,7 @@ use clue_arena::logfile::GameLog;
 use clue_arena::store::{Store, StoreError};
 
 fn open(db: &Path) -> Result<Store, ApiError> {
-    if !db.exists() {
+    if !clue_arena::store::exists(db) {
         return Err(ApiError::new(
             StatusCode::NOT_FOUND,
             format!(
@@ -43,9 +43,9 @@ pub async fn list(State(app): State<Arc<AppState>>) -> Result<Json<Value>, ApiEr
         return Ok(Json(json!({ "db": null, "games": [] })));
     };
     blocking(move || {
-        if !db.exists() {
+        if !clue_arena::store::exists(&db) {
             return Ok(Json(
-                json!({ "db": db.display().to_string(), "games": [], "missing": true }),
+                json!({ "db": clue_arena::store::display_name(&db), "games": [], "missing": true }),
             ));
         }
         let store = open(&db)?;
@@ -76,7 +76,7 @@ pub async fn list(State(app): State<Arc<AppState>>) -> Result<Json<Value>, ApiEr
             })
             .collect();
         Ok(Json(
-            json!({ "db": db.display().to_string(), "games": games, "live": live }),
+            json!({ "db": clue_arena::store::display_name(&db), "games": games, "live": live }),
         ))
     })
     .await

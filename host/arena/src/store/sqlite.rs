@@ -1,0 +1,284 @@
+//! The SQLite store: one file, for one machine.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::{Backend, GameInsert, GameRow, LiveInsert, SeatRow, StoreError, attach_seats};
+
+pub struct SqliteStore {
+    conn: Connection,
+    path: String,
+}
+
+impl SqliteStore {
+    /// Opens (creating if needed) the store at `path`.
+    pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
+        let name = path.display().to_string();
+        let sql = |source| StoreError::Sql {
+            path: name.clone(),
+            source,
+        };
+        let conn = Connection::open(path).map_err(sql)?;
+        conn.busy_timeout(std::time::Duration::from_secs(10))
+            .map_err(sql)?;
+        conn.execute_batch(
+            "PRAGMA journal_mode = WAL;
+             PRAGMA synchronous = NORMAL;
+             CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+             CREATE TABLE IF NOT EXISTS games (
+                 idx INTEGER PRIMARY KEY, setting INTEGER NOT NULL, seed INTEGER NOT NULL,
+                 variant TEXT NOT NULL, players INTEGER NOT NULL, winner INTEGER,
+                 rounds INTEGER NOT NULL, wall_ms REAL NOT NULL, log BLOB NOT NULL);
+             CREATE TABLE IF NOT EXISTS seats (
+                 game INTEGER NOT NULL REFERENCES games(idx), seat INTEGER NOT NULL,
+                 bot TEXT, spec TEXT, outcome TEXT NOT NULL, dq_reason TEXT, detail TEXT,
+                 rank INTEGER NOT NULL, turns INTEGER NOT NULL, calls INTEGER NOT NULL,
+                 suggestions INTEGER NOT NULL, wall_ns INTEGER NOT NULL,
+                 max_call_ns INTEGER NOT NULL, fuel INTEGER, max_call_fuel INTEGER,
+                 PRIMARY KEY (game, seat));
+             CREATE TABLE IF NOT EXISTS live_games (idx INTEGER PRIMARY KEY, header TEXT NOT NULL);
+             CREATE TABLE IF NOT EXISTS live_events (
+                 game INTEGER NOT NULL, seq INTEGER NOT NULL, entry TEXT NOT NULL,
+                 PRIMARY KEY (game, seq));",
+        )
+        .map_err(sql)?;
+        Ok(SqliteStore { conn, path: name })
+    }
+
+    fn sql(&self, source: rusqlite::Error) -> StoreError {
+        StoreError::Sql {
+            path: self.path.clone(),
+            source,
+        }
+    }
+}
+
+impl Backend for SqliteStore {
+    fn name(&self) -> &str {
+        &self.path
+    }
+
+    fn get(&self, key: &str) -> Result<Option<String>, StoreError> {
+        self.conn
+            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+            .optional()
+            .map_err(|e| self.sql(e))
+    }
+
+    fn put_meta(&mut self, rows: &[(&str, String)]) -> Result<(), StoreError> {
+        let path = self.path.clone();
+        let sql = |source| StoreError::Sql {
+            path: path.clone(),
+            source,
+        };
+        let tx = self.conn.transaction().map_err(sql)?;
+        for (k, v) in rows {
+            tx.execute(
+                "INSERT INTO meta (key, value) VALUES (?1, ?2)",
+                params![k, v],
+            )
+            .map_err(sql)?;
+        }
+        tx.commit().map_err(sql)
+    }
+
+    fn done(&self) -> Result<BTreeSet<u64>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT idx FROM games")
+            .map_err(|e| self.sql(e))?;
+        let rows = stmt
+            .query_map([], |r| r.get::<_, i64>(0))
+            .map_err(|e| self.sql(e))?;
+        let mut out = BTreeSet::new();
+        for r in rows {
+            out.insert(r.map_err(|e| self.sql(e))? as u64);
+        }
+        Ok(out)
+    }
+
+    fn insert(&mut self, game: &GameInsert) -> Result<(), StoreError> {
+        let path = self.path.clone();
+        let sql = |source| StoreError::Sql {
+            path: path.clone(),
+            source,
+        };
+        let tx = self.conn.transaction().map_err(sql)?;
+        tx.execute(
+            "INSERT INTO games (idx, setting, seed, variant, players, winner, rounds, wall_ms, log)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            params![
+                game.index,
+                game.setting,
+                game.seed,
+                game.variant,
+                game.players,
+                game.winner,
+                game.rounds,
+                game.wall_ms,
+                game.log,
+            ],
+        )
+        .map_err(sql)?;
+        for s in &game.seats {
+            tx.execute(
+                "INSERT INTO seats (game, seat, bot, spec, outcome, dq_reason, detail, rank,
+                     turns, calls, suggestions, wall_ns, max_call_ns, fuel, max_call_fuel)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+                params![
+                    game.index,
+                    s.seat,
+                    s.bot,
+                    s.spec,
+                    s.outcome,
+                    s.dq_reason,
+                    s.detail,
+                    s.rank,
+                    s.turns,
+                    s.calls,
+                    s.suggestions,
+                    s.wall_ns,
+                    s.max_call_ns,
+                    s.fuel,
+                    s.max_call_fuel,
+                ],
+            )
+            .map_err(sql)?;
+        }
+        tx.execute("DELETE FROM live_events WHERE game = ?1", [game.index])
+            .map_err(sql)?;
+        tx.execute("DELETE FROM live_games WHERE idx = ?1", [game.index])
+            .map_err(sql)?;
+        tx.commit().map_err(sql)
+    }
+
+    fn live_clear(&mut self) -> Result<(), StoreError> {
+        self.conn
+            .execute_batch("DELETE FROM live_events; DELETE FROM live_games;")
+            .map_err(|e| self.sql(e))
+    }
+
+    fn live_write(&mut self, batch: &[LiveInsert]) -> Result<(), StoreError> {
+        let path = self.path.clone();
+        let sql = |source| StoreError::Sql {
+            path: path.clone(),
+            source,
+        };
+        let tx = self.conn.transaction().map_err(sql)?;
+        for game in batch {
+            tx.execute(
+                "INSERT OR IGNORE INTO live_games (idx, header) VALUES (?1, ?2)",
+                params![game.index, game.header],
+            )
+            .map_err(sql)?;
+            for (k, entry) in game.entries.iter().enumerate() {
+                tx.execute(
+                    "INSERT OR REPLACE INTO live_events (game, seq, entry) VALUES (?1, ?2, ?3)",
+                    params![game.index, game.from + k as i64, entry],
+                )
+                .map_err(sql)?;
+            }
+        }
+        tx.commit().map_err(sql)
+    }
+
+    fn live_rows(&self) -> Result<Vec<(u64, String, u64)>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT g.idx, g.header, (SELECT COUNT(*) FROM live_events e WHERE e.game = g.idx)
+                 FROM live_games g ORDER BY g.idx",
+            )
+            .map_err(|e| self.sql(e))?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, i64>(0)? as u64,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, i64>(2)? as u64,
+                ))
+            })
+            .map_err(|e| self.sql(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.sql(e))
+    }
+
+    fn live_entries(&self, index: u64) -> Result<Vec<String>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT entry FROM live_events WHERE game = ?1 ORDER BY seq")
+            .map_err(|e| self.sql(e))?;
+        let rows = stmt
+            .query_map([index as i64], |r| r.get::<_, String>(0))
+            .map_err(|e| self.sql(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.sql(e))
+    }
+
+    fn games(&self) -> Result<Vec<GameRow>, StoreError> {
+        let mut games: Vec<GameRow> = Vec::new();
+        {
+            let mut stmt = self
+                .conn
+                .prepare("SELECT idx, setting, seed, winner, rounds FROM games ORDER BY idx")
+                .map_err(|e| self.sql(e))?;
+            let rows = stmt
+                .query_map([], |r| {
+                    Ok(GameRow {
+                        index: r.get::<_, i64>(0)? as u64,
+                        setting: r.get::<_, i64>(1)? as usize,
+                        seed: r.get::<_, i64>(2)? as u64,
+                        winner: r.get(3)?,
+                        rounds: r.get(4)?,
+                        seats: Vec::new(),
+                    })
+                })
+                .map_err(|e| self.sql(e))?;
+            for r in rows {
+                games.push(r.map_err(|e| self.sql(e))?);
+            }
+        }
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT game, seat, bot, outcome, dq_reason, detail, rank, turns, calls,
+                        wall_ns, max_call_ns, fuel, max_call_fuel FROM seats ORDER BY game, seat",
+            )
+            .map_err(|e| self.sql(e))?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, i64>(0)? as u64,
+                    SeatRow {
+                        seat: r.get(1)?,
+                        bot: r.get(2)?,
+                        outcome: r.get(3)?,
+                        dq_reason: r.get(4)?,
+                        detail: r.get(5)?,
+                        rank: r.get(6)?,
+                        turns: r.get(7)?,
+                        calls: r.get(8)?,
+                        wall_ns: r.get::<_, i64>(9)? as u64,
+                        max_call_ns: r.get::<_, i64>(10)? as u64,
+                        fuel: r.get::<_, Option<i64>>(11)?.map(|f| f as u64),
+                        max_call_fuel: r.get::<_, Option<i64>>(12)?.map(|f| f as u64),
+                    },
+                ))
+            })
+            .map_err(|e| self.sql(e))?;
+        let seats: Vec<(u64, SeatRow)> = rows.collect::<Result<_, _>>().map_err(|e| self.sql(e))?;
+        attach_seats(&mut games, seats);
+        Ok(games)
+    }
+
+    fn log_blob(&self, index: u64) -> Result<Option<Vec<u8>>, StoreError> {
+        self.conn
+            .query_row(
+                "SELECT log FROM games WHERE idx = ?1",
+                [index as i64],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(|e| self.sql(e))
+    }
+}
