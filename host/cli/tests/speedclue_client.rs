@@ -5,7 +5,7 @@
 //! replay identically, and are the very games `builtin:sleuth` plays in the
 //! same seat. Server lines the entrant cannot read are errors that quote them.
 
-use std::io::{BufRead, BufReader, Cursor, Write};
+use std::io::{Cursor, Read, Write};
 use std::net::TcpListener;
 use std::process::{Command, Stdio};
 use std::time::Duration;
@@ -80,9 +80,26 @@ fn sleuth_as_an_entrant_plays_whole_games_that_replay() {
     eprintln!("the entrant won {won} of 4 games");
 }
 
-/// Plays the entrant in process against scripted server lines.
+/// What the entrant wrote, one entry per write (it writes each message
+/// whole, with no terminator, as the contest's server expects).
+#[derive(Default)]
+struct Said(Vec<String>);
+
+impl Write for Said {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.push(String::from_utf8_lossy(buf).into_owned());
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Plays the entrant in process against scripted server lines; what it
+/// said, a message a line.
 fn scripted(server: &str) -> (Result<speedclue_client::EntrantSummary, String>, String) {
-    let mut said = Vec::new();
+    let mut said = Said::default();
     let options = EntrantOptions {
         id: "Sleuth".to_string(),
         seed: 0,
@@ -91,7 +108,8 @@ fn scripted(server: &str) -> (Result<speedclue_client::EntrantSummary, String>, 
     let seat = || builtin("sleuth").ok_or_else(|| "no sleuth".to_string());
     let result = speedclue_client::play(seat, Cursor::new(server.as_bytes()), &mut said, &options)
         .map_err(|e| e.to_string());
-    (result, String::from_utf8_lossy(&said).into_owned())
+    let said = said.0.iter().map(|m| format!("{m}\n")).collect();
+    (result, said)
 }
 
 fn check_error(server: &str, expected: &str) {
@@ -178,14 +196,9 @@ fn the_binary_connects_and_reports_a_garbage_line() {
     stream
         .set_read_timeout(Some(Duration::from_secs(20)))
         .expect("timeout");
-    let mut reader = BufReader::new(stream.try_clone().expect("clone"));
-    let mut alive = String::new();
-    reader.read_line(&mut alive).expect("reads");
-    assert_eq!(alive, "Ada alive\n");
-    stream.write_all(b"reset 4 2 Pl Ro Ki Wh\n").expect("sends");
-    let mut ok = String::new();
-    reader.read_line(&mut ok).expect("reads");
-    assert_eq!(ok, "ok\n");
+    assert_eq!(contest_read(&mut stream), "Ada alive");
+    stream.write_all(b"reset 4 2 Pl Ro Ki Wh").expect("sends");
+    assert_eq!(contest_read(&mut stream), "ok");
     stream.write_all(b"suggest Pl\n").expect("sends");
     let output = child.wait_with_output().expect("ends");
     assert_eq!(output.status.code(), Some(2), "{output:?}");
@@ -194,4 +207,107 @@ fn the_binary_connects_and_reports_a_garbage_line() {
         stderr.contains(&format!("server line 2 `suggest Pl`: expected {EXPECTED}")),
         "{stderr}"
     );
+}
+
+/// One message as the contest's server reads it (`Player.getResponse`):
+/// one read into a 512-char buffer, trailing NULs stripped.
+fn contest_read(stream: &mut std::net::TcpStream) -> String {
+    let mut buffer = [0u8; 512];
+    let n = stream
+        .read(&mut buffer)
+        .expect("reads (the hang guard is 20 s)");
+    String::from_utf8_lossy(&buffer[..n])
+        .trim_end_matches('\0')
+        .to_string()
+}
+
+/// A stand-in for the reading side of the contest's Java server
+/// (`contestserver/Player.java`): messages sent with no terminator, each
+/// answer taken from one read with NULs stripped and checked as it checks
+/// them (`alive`, `ok`, `dead` case-insensitively and exactly; `suggest`
+/// 16 characters, `accuse` 15 or `-`, `show` 7). `clue speedclue client
+/// --bot builtin:sleuth` plays a series of scripted games under it.
+#[test]
+fn the_entrant_satisfies_the_contest_servers_reading_side() {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("listens");
+    let port = listener.local_addr().expect("address").port();
+    let child = Command::new(env!("CARGO_BIN_EXE_clue"))
+        .args(["speedclue", "client", "--bot", "builtin:sleuth", "Sleuth"])
+        .arg(port.to_string())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("clue runs");
+    let (mut stream, _) = listener.accept().expect("the entrant connects");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .expect("timeout (a hang guard only)");
+    let alive = contest_read(&mut stream);
+    assert!(alive.eq_ignore_ascii_case("Sleuth alive"), "`{alive}`");
+    let mut exchange = |message: &str| -> String {
+        stream.write_all(message.as_bytes()).expect("sends");
+        contest_read(&mut stream)
+    };
+    let ok = |answer: String, to: &str| {
+        assert!(answer.eq_ignore_ascii_case("ok"), "`{answer}` to `{to}`");
+    };
+    // The contest's deal: 18 cards one at a time from player 0.
+    let hands = [
+        [
+            "Pl Ro Ki Wh Ca Ba",
+            "Gr Kn Di Mu Pi Ha",
+            "Pe Re Li Sc Wr Lo",
+        ],
+        [
+            "Gr Kn Di Mu Pi Ha",
+            "Pe Re Li Sc Wr Lo",
+            "Pl Ro Ki Wh Ca Ba",
+        ],
+        [
+            "Pe Re Li Sc Wr Lo",
+            "Pl Ro Ki Wh Ca Ba",
+            "Gr Kn Di Mu Pi Ha",
+        ],
+    ];
+    for (game, hand) in hands.iter().enumerate() {
+        let reset = format!("reset 3 {game} {}", hand[game]);
+        ok(exchange(&reset), &reset);
+        let suggest = exchange("suggest");
+        assert!(
+            suggest.len() == 16 && suggest[..8].eq_ignore_ascii_case("suggest "),
+            "`{suggest}`"
+        );
+        let other = (game + 1) % 3;
+        let line = format!(
+            "suggestion {game} {} {other} {}",
+            &suggest[8..],
+            &suggest[8..10]
+        );
+        ok(exchange(&line), &line);
+        let accuse = exchange("accuse");
+        assert!(
+            accuse == "-" || (accuse.len() == 15 && accuse[..7].eq_ignore_ascii_case("accuse ")),
+            "`{accuse}`"
+        );
+        // A suggestion naming two of this player's cards: it chooses.
+        let mine: Vec<&str> = hand[game].split(' ').collect();
+        let (s, w) = (mine[0], mine[1]);
+        let disprove = format!("disprove {other} {s} {w} St");
+        let show = exchange(&disprove);
+        assert!(
+            show.len() == 7
+                && show[..5].eq_ignore_ascii_case("show ")
+                && [s, w].iter().any(|c| c.eq_ignore_ascii_case(&show[5..])),
+            "`{show}` to `{disprove}`"
+        );
+        let line = format!("suggestion {other} {s} {w} St {game} {}", &show[5..]);
+        ok(exchange(&line), &line);
+        let line = format!("accusation {other} Gr Ca Ba +");
+        ok(exchange(&line), &line);
+    }
+    let dead = exchange("done");
+    assert!(dead.eq_ignore_ascii_case("dead"), "`{dead}`");
+    drop(stream);
+    let output = child.wait_with_output().expect("ends");
+    assert!(output.status.success(), "{output:?}");
 }

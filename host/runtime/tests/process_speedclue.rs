@@ -95,3 +95,82 @@ fn a_bot_that_never_connects_times_out() {
         Outcome::Disqualified(DqReason::Timeout)
     );
 }
+
+/// Compiles the contest-style Java entrant once per content (cached under
+/// the test's temporary directory) and returns its class directory.
+fn java_entrant() -> std::path::PathBuf {
+    use std::hash::{Hash, Hasher};
+    let source =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/process_bots/java/ContestStyleBot.java");
+    let text = std::fs::read_to_string(&source).expect("the Java entrant's source");
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut hasher);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("contest-java-{:016x}", hasher.finish()));
+    if !dir.join("ContestStyleBot.class").exists() {
+        std::fs::create_dir_all(&dir).expect("class directory");
+        let status = std::process::Command::new("javac")
+            .arg("-d")
+            .arg(&dir)
+            .arg(&source)
+            .status()
+            .expect("javac runs (install a JDK, e.g. `apt-get install default-jdk`)");
+        assert!(status.success(), "javac failed on {}", source.display());
+    }
+    dir
+}
+
+/// Plays 3- to 6-player games with `launch(i)` seated in the first two
+/// seats and built-in bots in the rest, under the default limits; none of
+/// the launched bots may be disqualified.
+fn plays_whole_games(launch: impl Fn(u8) -> String) {
+    for (players, seed) in [(3u8, 11u64), (4, 12), (5, 13), (6, 14)] {
+        let config = GameConfig::new(Variant::Speedclue, players);
+        let mut seats: Vec<Box<dyn SeatController>> = Vec::new();
+        for i in 0..players {
+            if i < 2 {
+                seats.push(Box::new(
+                    SpeedclueBot::spawn(&launch(i), &ProcessLimits::default()).expect("starts"),
+                ));
+            } else {
+                seats.push(
+                    builtin(if i % 2 == 0 { "sleuth" } else { "notebook" }).expect("built-in"),
+                );
+            }
+        }
+        let record = play(&config, seed, &mut seats).expect("valid");
+        for seat in &record.seats {
+            assert!(
+                !matches!(seat.outcome, Outcome::Disqualified(_)),
+                "{players} players: seat {} {:?} {:?}",
+                seat.seat.0,
+                seat.outcome,
+                seat.detail
+            );
+        }
+        assert!(record.rounds > 0);
+    }
+}
+
+#[test]
+fn a_java_entrant_in_the_contest_base_class_style_plays_under_default_limits() {
+    let classes = java_entrant();
+    plays_whole_games(|i| {
+        format!(
+            "java -cp {} ContestStyleBot {{Java{i}}} %%",
+            classes.display()
+        )
+    });
+}
+
+#[test]
+fn a_python_entrant_with_the_buffer_messager_plays() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/process_bots/speedbot.py");
+    plays_whole_games(|i| format!("python3 {} --buffer {{Buf{i}}} %%", script.display()));
+}
+
+#[test]
+fn a_python_entrant_with_the_line_messager_plays() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/process_bots/speedbot.py");
+    plays_whole_games(|i| format!("python3 {} {{Line{i}}} %%", script.display()));
+}

@@ -50,8 +50,11 @@ pub struct ProcessLimits {
     pub max_output: u64,
     /// How much of the bot's stderr is kept, in bytes. Default 64 KiB.
     pub max_stderr: usize,
-    /// `RLIMIT_AS`, bytes of address space. Default 4 GiB (a JVM reserves
-    /// much more than it uses; lower it for native bots).
+    /// `RLIMIT_AS`, bytes of address space. Default 16 GiB: a JVM reserves
+    /// far more than it uses (its heap, 1 GiB of class space, code cache,
+    /// a malloc arena per thread), and a `java -cp ... Main` launch line with
+    /// no memory flags must play; lower it for native bots. Memory proper
+    /// is to be capped by cgroups (issue #15).
     pub address_space: Option<u64>,
     /// `RLIMIT_CPU`, seconds of CPU time over the bot's life. Default 300.
     pub cpu_seconds: Option<u64>,
@@ -76,7 +79,7 @@ impl Default for ProcessLimits {
             max_line: 64 * 1024,
             max_output: 16 * 1024 * 1024,
             max_stderr: 64 * 1024,
-            address_space: Some(4 << 30),
+            address_space: Some(16 << 30),
             cpu_seconds: Some(300),
             processes: Some(4096),
             pass_env: [

@@ -84,6 +84,49 @@ fn pump(stdout: &mut impl Read, tx: &Sender<Output>, max_line: usize, max_total:
     }
 }
 
+/// Starts a reader that reports what each read delivered, as it came (the
+/// 2014 Speed Clue framing: a message is one read), as `Output::Line`s that
+/// may hold any part of a line, or several. It stops at the first report
+/// other than `Line`, and after `max_total` bytes.
+pub fn read_chunks(mut stream: impl Read + Send + 'static, max_total: u64) -> Receiver<Output> {
+    let (tx, rx) = mpsc::channel();
+    let spawned = thread::Builder::new()
+        .name("bot-socket".into())
+        .spawn(move || {
+            let mut buffer = [0u8; 8192];
+            let mut total: u64 = 0;
+            loop {
+                let n = match stream.read(&mut buffer) {
+                    Ok(0) => {
+                        let _ = tx.send(Output::Closed);
+                        return;
+                    }
+                    Ok(n) => n,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(e) => {
+                        let _ = tx.send(Output::Failed(e.to_string()));
+                        return;
+                    }
+                };
+                total += n as u64;
+                if total > max_total {
+                    let _ = tx.send(Output::TooMuch { bytes: total });
+                    return;
+                }
+                let chunk = String::from_utf8_lossy(&buffer[..n]).into_owned();
+                if tx.send(Output::Line(chunk)).is_err() {
+                    return;
+                }
+            }
+        });
+    if let Err(e) = spawned {
+        let (tx, rx) = mpsc::channel();
+        let _ = tx.send(Output::Failed(format!("cannot start the reader: {e}")));
+        return rx;
+    }
+    rx
+}
+
 fn text(bytes: &[u8]) -> String {
     let s = String::from_utf8_lossy(bytes);
     s.strip_suffix('\r').unwrap_or(&s).to_string()

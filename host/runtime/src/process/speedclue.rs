@@ -1,9 +1,17 @@
 //! The 2014 Speed Clue contest protocol (`docs/speedclue.md`): the host
 //! listens on a loopback port, starts the bot from its launch line, waits for
-//! `ID alive` on the connection, then speaks one line per message:
+//! `ID alive` on the connection, then speaks one message each way:
 //! `reset`/`ok`, `suggest`/`suggest S W R`, `disprove`/`show X`,
 //! `suggestion`/`ok`, `accuse`/`-` or `accuse S W R`, `accusation`/`ok`,
 //! `done`/`dead`.
+//!
+//! Framing is the contest's (its `Player.java` and `SpeedClueAI.java`): a
+//! message is what one read delivers, NULs stripped, no line terminator. A
+//! bot that ends its `ID alive` with a newline is spoken to in lines (the
+//! Python port's line messager); one that does not gets bare messages. An
+//! answer ends at a newline, or once it is as long as a whole answer to
+//! what was asked (the lengths the contest's server checks), so an answer
+//! split across reads is put together again (see [`Framer`]).
 
 use std::io::Write;
 use std::net::{TcpListener, TcpStream};
@@ -92,6 +100,10 @@ pub struct SpeedclueBot {
     limits: ProcessLimits,
     id: String,
     connection: Option<(TcpStream, Receiver<Output>)>,
+    /// What the bot sent and is not yet a whole message.
+    framer: Framer,
+    /// The bot ended `ID alive` with a newline: it is sent lines too.
+    lines: bool,
     /// The last suggestion made, for the `suggestion` line that reports its answer.
     last: Option<(Seat, Suggestion)>,
 }
@@ -110,6 +122,8 @@ impl SpeedclueBot {
             limits: limits.clone(),
             id,
             connection: None,
+            framer: Framer::default(),
+            lines: false,
             last: None,
         }))
     }
@@ -152,11 +166,14 @@ impl SpeedclueBot {
             .set_write_timeout(Some(self.limits.message))
             .map_err(io_fault)?;
         let reader = stream.try_clone().map_err(io_fault)?;
-        let lines = output::read_lines(reader, self.limits.max_line, self.limits.max_output);
-        self.connection = Some((stream, lines));
-        let alive = self.recv(self.limits.startup, "`ID alive`")?;
+        let chunks = output::read_chunks(reader, self.limits.max_output);
+        self.connection = Some((stream, chunks));
         let expected = format!("{} alive", self.id);
-        if alive.trim() != expected {
+        let alive = self.recv(self.limits.startup, "`ID alive`", &[expected.len()])?;
+        self.lines = alive.ended_by_newline;
+        let alive = alive.text;
+        // The contest's server compares case-insensitively (`equalsIgnoreCase`).
+        if !alive.trim().eq_ignore_ascii_case(&expected) {
             return Err(Fault::new(
                 DqReason::ProtocolError,
                 format!("sent `{}` instead of `{expected}`", clip(&alive)),
@@ -170,7 +187,14 @@ impl SpeedclueBot {
             return Err(Fault::new(DqReason::Crash, "not connected"));
         };
         stream
-            .write_all(format!("{line}\n").as_bytes())
+            .write_all(
+                if self.lines {
+                    format!("{line}\n")
+                } else {
+                    line.to_string()
+                }
+                .as_bytes(),
+            )
             .and_then(|()| stream.flush())
             .map_err(|e| {
                 if e.kind() == std::io::ErrorKind::WouldBlock
@@ -183,12 +207,31 @@ impl SpeedclueBot {
             })
     }
 
-    fn recv(&mut self, timeout: Duration, waiting_for: &str) -> Result<String, Fault> {
+    /// The bot's next message; `lengths` are the lengths a whole answer to
+    /// what was asked can have (see [`Framer::take`]).
+    fn recv(
+        &mut self,
+        timeout: Duration,
+        waiting_for: &str,
+        lengths: &[usize],
+    ) -> Result<Message, Fault> {
         let Some((_, lines)) = self.connection.as_ref() else {
             return Err(Fault::new(DqReason::Crash, "not connected"));
         };
         let deadline = Instant::now() + timeout;
         loop {
+            if let Some(message) = self.framer.take(lengths) {
+                return Ok(message);
+            }
+            if self.framer.pending.len() > self.limits.max_line {
+                return Err(Fault::new(
+                    DqReason::ProtocolError,
+                    format!(
+                        "sent a message longer than the cap, starting `{}`",
+                        clip(&self.framer.pending)
+                    ),
+                ));
+            }
             let now = Instant::now();
             if now >= deadline {
                 return Err(Fault::new(
@@ -197,7 +240,7 @@ impl SpeedclueBot {
                 ));
             }
             match lines.recv_timeout((deadline - now).min(Duration::from_millis(20))) {
-                Ok(Output::Line(line)) => return Ok(line),
+                Ok(Output::Line(chunk)) => self.framer.push(&chunk),
                 Ok(Output::TooLong { start }) => {
                     return Err(Fault::new(
                         DqReason::ProtocolError,
@@ -214,6 +257,10 @@ impl SpeedclueBot {
                     ));
                 }
                 Ok(Output::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                    // A last message the bot did not finish is still quoted.
+                    if let Some(message) = self.framer.take_rest() {
+                        return Ok(message);
+                    }
                     let status = self
                         .process
                         .exit_fault()
@@ -235,16 +282,17 @@ impl SpeedclueBot {
     }
 
     /// Sends `line` and returns the bot's answer.
-    fn ask(&mut self, line: &str) -> Result<String, Fault> {
+    fn ask(&mut self, line: &str, lengths: &[usize]) -> Result<String, Fault> {
         self.send(line)?;
         let what = format!("answer to `{line}`");
-        self.recv(self.limits.message, &what)
+        Ok(self.recv(self.limits.message, &what, lengths)?.text)
     }
 
-    /// Sends `line` and expects `expected` back.
+    /// Sends `line` and expects `expected` back (in any case, as the
+    /// contest's server accepts it).
     fn tell(&mut self, line: &str, expected: &str) -> Result<(), Fault> {
-        let answer = self.ask(line)?;
-        if answer.trim() == expected {
+        let answer = self.ask(line, &[expected.len()])?;
+        if answer.trim().eq_ignore_ascii_case(expected) {
             Ok(())
         } else {
             Err(wrong(&answer, line, expected))
@@ -277,7 +325,7 @@ impl SpeedclueBot {
                 Ok(Reply::Ok)
             }
             Request::Suggest(_) => {
-                let answer = self.ask("suggest")?;
+                let answer = self.ask("suggest", &[SUGGEST_LEN])?;
                 let cards = parse_triple(&answer, "suggest")
                     .ok_or_else(|| wrong(&answer, "suggest", "suggest S W R"))?;
                 Ok(Reply::Suggest {
@@ -292,11 +340,12 @@ impl SpeedclueBot {
                     return Ok(Reply::Respond { card: Some(*only) });
                 }
                 let line = format!("disprove {} {}", r.suggester.0, codes(&r.suggestion.cards));
-                let answer = self.ask(&line)?;
+                let answer = self.ask(&line, &[SHOW_LEN])?;
+                let answer = answer.trim();
                 let shown = answer
-                    .trim()
-                    .strip_prefix("show ")
-                    .and_then(|c| card(c.trim()))
+                    .get(..5)
+                    .filter(|show| show.eq_ignore_ascii_case("show "))
+                    .and_then(|_| card(answer[5..].trim()))
                     .ok_or_else(|| wrong(&answer, &line, "show X"))?;
                 Ok(Reply::Respond { card: Some(shown) })
             }
@@ -304,7 +353,7 @@ impl SpeedclueBot {
                 if r.point == AccusePoint::StartOfTurn {
                     return Ok(Reply::Accuse { accusation: None });
                 }
-                let answer = self.ask("accuse")?;
+                let answer = self.ask("accuse", &[1, ACCUSE_LEN])?;
                 if answer.trim() == "-" {
                     return Ok(Reply::Accuse { accusation: None });
                 }
@@ -363,7 +412,7 @@ impl SpeedclueBot {
             }
             // The bot may exit at once instead of saying `dead`: both end its game.
             Event::GameOver { .. } if self.send("done").is_ok() => {
-                let _ = self.recv(self.limits.message, "`dead`");
+                let _ = self.recv(self.limits.message, "`dead`", &[4]);
             }
             _ => {}
         }
@@ -392,11 +441,74 @@ fn codes(cards: &[Card]) -> String {
 /// `suggest Pl Ro Ki` -> the three cards (categories are checked by the engine).
 fn parse_triple(line: &str, keyword: &str) -> Option<Vec<Card>> {
     let mut words = line.split_whitespace();
-    if words.next()? != keyword {
+    if !words.next()?.eq_ignore_ascii_case(keyword) {
         return None;
     }
     let cards: Vec<Card> = words.map(card).collect::<Option<_>>()?;
     (cards.len() == 3).then_some(cards)
+}
+
+/// Lengths of whole answers, as the contest's `Player.java` checks them.
+const SUGGEST_LEN: usize = "suggest Gr Kn Di".len();
+const SHOW_LEN: usize = "show Kn".len();
+const ACCUSE_LEN: usize = "accuse Gr Kn Di".len();
+
+/// One message from a bot.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Message {
+    /// The message, NULs and any line ending stripped.
+    pub text: String,
+    /// It ended with a newline (a line-based bot).
+    pub ended_by_newline: bool,
+}
+
+/// Puts a bot's reads back into messages. The protocol is lock-step (the bot
+/// speaks only to answer), so whatever arrives after a question belongs to
+/// its answer: a message ends at a newline (a line-based bot), or, without
+/// one, once it is as long as a whole answer can be (`lengths`, given per
+/// question) or longer. A shorter message that is not a whole answer waits
+/// for the rest, up to the message limit; a read that brings a whole answer
+/// and more leaves the rest for the next question (where it is the wrong
+/// answer). NULs are dropped wherever they are (the contest's readers strip
+/// trailing NULs).
+#[derive(Debug, Default)]
+pub(crate) struct Framer {
+    pending: String,
+}
+
+impl Framer {
+    pub fn push(&mut self, chunk: &str) {
+        self.pending.extend(chunk.chars().filter(|&c| c != '\0'));
+    }
+
+    /// The next whole message, if one has arrived.
+    pub fn take(&mut self, lengths: &[usize]) -> Option<Message> {
+        if let Some(end) = self.pending.find('\n') {
+            let text = self.pending[..end].trim_end_matches('\r').to_string();
+            self.pending.drain(..=end);
+            return Some(Message {
+                text,
+                ended_by_newline: true,
+            });
+        }
+        let len = self.pending.len();
+        let longest = lengths.iter().copied().max().unwrap_or(0);
+        if len == 0 || !(lengths.contains(&len) || len > longest) {
+            return None;
+        }
+        Some(Message {
+            text: std::mem::take(&mut self.pending),
+            ended_by_newline: false,
+        })
+    }
+
+    /// Whatever is left, as a message (the connection closed).
+    pub fn take_rest(&mut self) -> Option<Message> {
+        (!self.pending.is_empty()).then(|| Message {
+            text: std::mem::take(&mut self.pending),
+            ended_by_newline: false,
+        })
+    }
 }
 
 fn wrong(answer: &str, asked: &str, expected: &str) -> Fault {
@@ -436,6 +548,66 @@ mod tests {
             &["./bot", "--port=4321", "--name=Ada"],
             "Ada",
         );
+    }
+
+    fn framed(chunks: &[&str], lengths: &[usize]) -> Vec<Message> {
+        let mut framer = Framer::default();
+        let mut out = Vec::new();
+        for chunk in chunks {
+            framer.push(chunk);
+            while let Some(m) = framer.take(lengths) {
+                out.push(m);
+            }
+        }
+        out
+    }
+
+    fn msg(text: &str, ended_by_newline: bool) -> Message {
+        Message {
+            text: text.to_string(),
+            ended_by_newline,
+        }
+    }
+
+    #[test]
+    fn a_message_is_one_read_with_nuls_stripped() {
+        assert_eq!(framed(&["ok\0\0\0"], &[2]), [msg("ok", false)]);
+        assert_eq!(
+            framed(&["suggest Gr Kn Di"], &[SUGGEST_LEN]),
+            [msg("suggest Gr Kn Di", false)]
+        );
+        assert_eq!(framed(&["-"], &[1, ACCUSE_LEN]), [msg("-", false)]);
+    }
+
+    #[test]
+    fn a_trailing_newline_is_tolerated_and_marks_a_line_bot() {
+        assert_eq!(framed(&["ok\r\n"], &[2]), [msg("ok", true)]);
+        assert_eq!(
+            framed(&["ok\nok\n"], &[2]),
+            [msg("ok", true), msg("ok", true)]
+        );
+    }
+
+    #[test]
+    fn an_answer_split_across_reads_is_put_together() {
+        assert_eq!(
+            framed(&["sugg", "est Gr K", "n Di"], &[SUGGEST_LEN]),
+            [msg("suggest Gr Kn Di", false)]
+        );
+        assert_eq!(
+            framed(&["acc", "use Pl Ro Ki"], &[1, ACCUSE_LEN]),
+            [msg("accuse Pl Ro Ki", false)]
+        );
+    }
+
+    #[test]
+    fn a_wrong_answer_is_not_waited_on() {
+        // Longer than any whole answer: taken at once, to be refused.
+        assert_eq!(framed(&["okay"], &[2]), [msg("okay", false)]);
+        // As long as one: taken, and the caller refuses `no`.
+        assert_eq!(framed(&["no"], &[2]), [msg("no", false)]);
+        // Shorter, no newline: waits for the rest (the message limit ends it).
+        assert_eq!(framed(&["o"], &[2]), []);
     }
 
     #[test]

@@ -217,6 +217,70 @@ fn parse(line: &str) -> Option<Message> {
     })
 }
 
+/// Whether `message` is a whole server message, for a server that sends
+/// messages with no terminator (the 2014 server): the word counts of each
+/// message, the hand size of a `reset`, whole two-letter card codes. `me` is
+/// this entrant's player number in the game (a `suggestion` names the card
+/// shown only to the suggester and the shower). Anything that cannot grow
+/// into a message is whole, to be refused as it is.
+fn whole(message: &str, me: Option<u8>) -> bool {
+    if message.ends_with(' ') {
+        return false;
+    }
+    let words: Vec<&str> = message.split_whitespace().collect();
+    let last_whole = words.last().is_some_and(|w| {
+        w.chars().count() >= 2 || w.parse::<u8>().is_ok() || *w == "-" || *w == "+"
+    });
+    let Some(first) = words.first() else {
+        return false;
+    };
+    let first = first.to_ascii_lowercase();
+    let n = words.len();
+    let needed = match first.as_str() {
+        "suggest" | "accuse" | "done" => 1,
+        "disprove" => 5,
+        "accusation" => 6,
+        "suggestion" => match (words.get(1), words.get(5)) {
+            (_, Some(&"-")) => 6,
+            (Some(p), Some(d))
+                if me.is_some_and(|me| p.parse() == Ok(me) || d.parse() == Ok(me)) =>
+            {
+                7
+            }
+            _ => 6,
+        },
+        "reset" => match (
+            words.get(1).and_then(|w| w.parse::<usize>().ok()),
+            words.get(2).and_then(|w| w.parse::<usize>().ok()),
+        ) {
+            (Some(players), Some(seat)) if (3..=6).contains(&players) && seat < players => {
+                3 + hand_size(18, players, seat)
+            }
+            (None, _) if n == 1 => 2,
+            (Some(_), None) if n == 2 => 3,
+            _ => return true,
+        },
+        // A keyword cut short waits for its end.
+        word if n == 1
+            && [
+                "reset",
+                "suggest",
+                "disprove",
+                "suggestion",
+                "accuse",
+                "accusation",
+                "done",
+            ]
+            .iter()
+            .any(|k| k.starts_with(word) && *k != word) =>
+        {
+            return false;
+        }
+        _ => return true,
+    };
+    n > needed || (n == needed && last_whole)
+}
+
 /// Plays as an entrant until the server closes the connection: `ID alive`
 /// first, then one answer per server line. `seat` seats a fresh bot for
 /// each game.
@@ -232,11 +296,15 @@ where
     F: FnMut() -> Result<Box<dyn SeatController>, String>,
 {
     let deck = decks::classic();
-    let mut server = ServerLines::new(input, output);
+    let mut server = ServerLines::contest(input, output);
     server.say(&format!("{} alive", options.id))?;
     let mut summary = EntrantSummary::default();
     let mut game: Option<Game> = None;
-    while let Some(line) = server.hear()? {
+    loop {
+        let me = game.as_ref().map(|g| g.me.0);
+        let Some(line) = server.hear_message(|m| whole(m, me))? else {
+            break;
+        };
         let message = parse(&line).ok_or_else(|| server.bad(&line, EXPECTED))?;
         if let Message::Reset {
             players,

@@ -1,5 +1,10 @@
 #!/usr/bin/env python3
-"""A 2014-style Speed Clue bot: `speedbot.py ID PORT`, TCP, standard library only."""
+"""A 2014-style Speed Clue bot: `speedbot.py [--buffer] ID PORT`, TCP, standard library only.
+
+By default it speaks lines, as the contest's Python port's `LineMessager`
+(`makefile('r').readline()`, `msg + '\\n'`). With `--buffer` it speaks as its
+`BufMessager`: each message is one `sock.recv(512)`, sent with `sendall` and
+no line terminator (the framing of the contest's Java server)."""
 import random
 import socket
 import sys
@@ -11,12 +16,28 @@ CATEGORIES = [SUSPECTS, WEAPONS, ROOMS]
 
 
 def main():
-    ident, port = sys.argv[1], int(sys.argv[2])
+    args = sys.argv[1:]
+    buffered = args[:1] == ["--buffer"]
+    if buffered:
+        args = args[1:]
+    ident, port = args[0], int(args[1])
     conn = socket.create_connection(("127.0.0.1", port))
-    reader = conn.makefile("r")
 
-    def say(line):
-        conn.sendall((line + "\n").encode())
+    if buffered:
+        def say(line):
+            conn.sendall(line.encode())
+
+        def messages():
+            while True:
+                msg = conn.recv(512).decode()
+                if not msg:
+                    return
+                yield msg.rstrip("\0")
+        reader = messages()
+    else:
+        def say(line):
+            conn.sendall((line + "\n").encode())
+        reader = conn.makefile("r")
 
     say(ident + " alive")
     me, hand, seen, made, forced = None, set(), set(), set(), None
