@@ -19,5 +19,6 @@
 pub mod bots;
 pub mod native;
 pub mod process;
+pub mod sandbox;
 pub mod sticky;
 pub mod wasm;

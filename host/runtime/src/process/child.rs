@@ -27,6 +27,8 @@ pub struct BotProcess {
     /// The command line, for messages.
     command: String,
     exited: Option<ExitStatus>,
+    /// The bot's sandbox, torn down after the bot is killed.
+    sandbox: Option<crate::sandbox::Prepared>,
 }
 
 impl BotProcess {
@@ -49,6 +51,18 @@ impl BotProcess {
         for (name, value) in &limits.env {
             command.env(name, value);
         }
+        let sandbox = crate::sandbox::prepare(
+            argv,
+            limits.dir.as_deref(),
+            &limits.sandbox,
+            limits.processes,
+        )?;
+        if let Some(sandbox) = &sandbox {
+            command
+                .env("TMPDIR", sandbox.scratch())
+                .env("HOME", sandbox.scratch())
+                .current_dir(sandbox.scratch());
+        }
         if let Some(dir) = &limits.dir {
             command.current_dir(dir);
         }
@@ -60,6 +74,9 @@ impl BotProcess {
                 processes: limits.processes,
             },
         );
+        if let Some(sandbox) = &sandbox {
+            crate::sandbox::apply(&mut command, sandbox);
+        }
         let mut child = command.spawn().map_err(|source| SpawnError::Start {
             command: command_line.clone(),
             source,
@@ -80,6 +97,7 @@ impl BotProcess {
             stderr,
             command: command_line,
             exited: None,
+            sandbox,
         })
     }
 
@@ -243,6 +261,9 @@ impl BotProcess {
     pub fn kill(&mut self) {
         self.stdin = None;
         sys::kill_group(self.child.id());
+        if let Some(sandbox) = &self.sandbox {
+            sandbox.kill_all();
+        }
         if self.exited.is_none() {
             let _ = self.child.kill();
             if let Ok(status) = self.child.wait() {

@@ -67,8 +67,11 @@ pub struct ProcessLimits {
     pub pass_env: Vec<String>,
     /// Environment variables the tournament declares for the bot.
     pub env: Vec<(String, String)>,
-    /// Working directory (default: the host's).
+    /// Working directory (default: the bot's private scratch folder when
+    /// sandboxed, else the host's).
     pub dir: Option<PathBuf>,
+    /// The sandbox (`crate::sandbox`, `docs/SANDBOX.md`).
+    pub sandbox: crate::sandbox::SandboxPolicy,
 }
 
 impl Default for ProcessLimits {
@@ -89,6 +92,7 @@ impl Default for ProcessLimits {
             .to_vec(),
             env: Vec::new(),
             dir: None,
+            sandbox: crate::sandbox::SandboxPolicy::default(),
         }
     }
 }
@@ -105,6 +109,8 @@ pub enum SpawnError {
         command: String,
         source: std::io::Error,
     },
+    #[error(transparent)]
+    Sandbox(#[from] crate::sandbox::SandboxError),
     #[error("cannot listen on a loopback port: {0}")]
     Listen(std::io::Error),
 }

@@ -116,8 +116,12 @@ impl SpeedclueBot {
         listener.set_nonblocking(true).map_err(SpawnError::Listen)?;
         let default_id = format!("bot{}", NEXT_ID.fetch_add(1, Ordering::Relaxed));
         let (argv, id) = launch_words(launch, &default_id, port)?;
+        // The bot stays in the host's network namespace and may reach only
+        // this port (docs/SANDBOX.md).
+        let mut sandboxed = limits.clone();
+        sandboxed.sandbox.tcp_port = Some(port);
         Ok(Sticky::new(SpeedclueBot {
-            process: BotProcess::spawn(&argv, limits)?,
+            process: BotProcess::spawn(&argv, &sandboxed)?,
             listener,
             limits: limits.clone(),
             id,

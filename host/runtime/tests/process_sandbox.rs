@@ -1,0 +1,160 @@
+//! The sandbox of process bots (`docs/SANDBOX.md`), tried with `sh -c` bots
+//! that do what a hostile author would: each line the bot prints says what
+//! happened, and the test asserts it was refused, while what an honest bot
+//! needs (its scratch folder, system programs, python3) still works.
+//!
+//! These run for real: the machine must offer Landlock ABI 6 (Linux 6.12 or
+//! later) and a network namespace (root, or user namespaces); otherwise the
+//! first test fails saying so.
+
+use std::io::Read;
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use clue_runtime::process::{BotProcess, ProcessLimits};
+use clue_runtime::sandbox;
+
+/// Runs `script` with `sh -c` in the default sandbox, with `env`, and returns
+/// what it printed on its first line, plus the bot's scratch folder.
+fn run(script: &str, env: &[(&str, String)]) -> (String, PathBuf) {
+    let limits = ProcessLimits {
+        env: env
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect(),
+        sandbox: sandbox::SandboxPolicy::on(),
+        ..ProcessLimits::default()
+    };
+    let argv = [
+        "sh".to_string(),
+        "-c".to_string(),
+        format!("echo \"$TMPDIR\"; {script}"),
+    ];
+    let mut bot = match BotProcess::spawn(&argv, &limits) {
+        Ok(bot) => bot,
+        Err(e) => panic!("cannot start a sandboxed bot: {e}"),
+    };
+    // Hang guard only (generous): a sandboxed `sh` answers at once.
+    let scratch = bot
+        .recv(Duration::from_secs(20), "its scratch folder")
+        .unwrap_or_else(|f| panic!("no scratch line: {f:?}; stderr {}", bot.stderr().text()));
+    let line = bot
+        .recv(Duration::from_secs(20), "its verdict")
+        .unwrap_or_else(|f| panic!("no verdict: {f:?}; stderr {}", bot.stderr().text()));
+    drop(bot);
+    (line, PathBuf::from(scratch))
+}
+
+#[test]
+fn every_layer_is_available_here() {
+    let missing: Vec<String> = sandbox::layers()
+        .into_iter()
+        .filter(|l| !l.available)
+        .map(|l| format!("{}: {}", l.name, l.detail))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "sandbox layers missing on this machine (Linux 6.12+ with Landlock, run as root for cgroups): {missing:?}"
+    );
+}
+
+#[test]
+fn the_scratch_folder_is_writable_and_removed_after_the_game() {
+    let (line, scratch) = run(
+        "echo hi > \"$TMPDIR/note\" && cat \"$TMPDIR/note\" && pwd >/dev/null",
+        &[],
+    );
+    assert_eq!(line, "hi");
+    assert!(scratch.starts_with(std::env::temp_dir()), "{scratch:?}");
+    assert!(!scratch.exists(), "{} left behind", scratch.display());
+}
+
+#[test]
+fn files_outside_its_folders_are_neither_read_nor_written() {
+    let secret_dir = tempfile::tempdir().unwrap();
+    let secret = secret_dir.path().join("secret");
+    std::fs::write(&secret, "the murderer").unwrap();
+    let env = [
+        ("SECRET", secret.display().to_string()),
+        ("OUTSIDE", secret_dir.path().display().to_string()),
+    ];
+    let (line, _) = run(
+        "cat \"$SECRET\" 2>/dev/null && echo read || echo refused",
+        &env,
+    );
+    assert_eq!(line, "refused");
+    let (line, _) = run(
+        "(echo x > \"$OUTSIDE/planted\") 2>/dev/null && echo wrote || echo refused",
+        &env,
+    );
+    assert_eq!(line, "refused");
+    assert!(!secret_dir.path().join("planted").exists());
+    let (line, _) = run(
+        "(echo x > /etc/clue-planted) 2>/dev/null && echo wrote || echo refused",
+        &[],
+    );
+    assert_eq!(line, "refused");
+}
+
+#[test]
+fn other_processes_cannot_be_signalled() {
+    let mut victim = Command::new("sleep")
+        .arg("60")
+        .stdin(Stdio::null())
+        .spawn()
+        .unwrap();
+    let env = [
+        ("VICTIM", victim.id().to_string()),
+        ("HOST", std::process::id().to_string()),
+    ];
+    let (line, _) = run(
+        "kill -9 \"$VICTIM\" 2>/dev/null && echo killed || echo refused",
+        &env,
+    );
+    assert_eq!(line, "refused");
+    assert!(victim.try_wait().unwrap().is_none(), "the victim died");
+    victim.kill().unwrap();
+    victim.wait().unwrap();
+}
+
+#[test]
+fn no_network_and_python_still_runs() {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    listener.set_nonblocking(true).unwrap();
+    let script = format!(
+        "/usr/bin/python3 -c 'import socket\ntry:\n socket.create_connection((\"127.0.0.1\", {port}), 2); print(\"connected\")\nexcept OSError: print(\"refused\")'"
+    );
+    let (line, _) = run(&script, &[]);
+    assert_eq!(line, "refused");
+    let mut buf = [0u8; 1];
+    if let Ok((mut stream, _)) = listener.accept() {
+        let _ = stream.read(&mut buf);
+        panic!("a sandboxed bot reached the host's port");
+    }
+}
+
+#[test]
+fn a_setsid_double_fork_does_not_outlive_the_game() {
+    let marker = format!("CLUE_SANDBOX_TEST={}", std::process::id());
+    let (name, value) = marker.split_once('=').unwrap();
+    let (line, _) = run(
+        "setsid sh -c 'sleep 300' </dev/null >/dev/null 2>&1 & echo started",
+        &[(name, value.to_string())],
+    );
+    assert_eq!(line, "started");
+    let survivors: Vec<String> = std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter(|e| {
+            std::fs::read(e.path().join("environ"))
+                .unwrap_or_default()
+                .split(|&b| b == 0)
+                .any(|v| v == marker.as_bytes())
+        })
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(survivors.is_empty(), "left running: {survivors:?}");
+}
