@@ -12,12 +12,12 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use clue_engine::{GameConfig, SeatController, play};
-use clue_runtime::bots::builtin;
-use clue_runtime::native::isolated::worker_limits;
-use clue_runtime::native::{DEFAULT_CALL_LIMIT, IsolatedNative, TrustedNative};
 use clue_plugin_api::{
     Card, Event, Request, RespondRequest, Rules, Seat, Setup, Suggestion, Variant,
 };
+use clue_runtime::bots::builtin;
+use clue_runtime::native::isolated::worker_limits;
+use clue_runtime::native::{DEFAULT_CALL_LIMIT, IsolatedNative, TrustedNative};
 
 const CALLS: u32 = 20_000;
 

@@ -14,10 +14,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use clue_engine::{Fault, GameConfig, GameRecord, Outcome, SeatController, play};
+use clue_plugin_api::{DqReason, Reply, Request, Variant};
 use clue_runtime::bots::{BotSpec, builtin};
 use clue_runtime::sticky::Sticky;
 use clue_runtime::wasm::{WasmBot, WasmError, WasmLimits, cache, compatible, prepare};
-use clue_plugin_api::{DqReason, Reply, Request, Variant};
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")

@@ -12,11 +12,11 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use clue_engine::{Fault, GameConfig, GameRecord, Outcome, SeatController};
+use clue_plugin_api::{Reply, Request, Variant};
 use clue_runtime::bots::builtin;
 use clue_runtime::native::{IsolatedNative, TrustedNative};
 use clue_runtime::process::{self, ProcessLimits, Protocol, StderrTap};
 use clue_runtime::wasm::{WasmBot, WasmLimits};
-use clue_plugin_api::{Reply, Request, Variant};
 
 /// The per-call limit of every runtime in these tests (the zoo's `LIMIT_MS`).
 pub const LIMIT: Duration = Duration::from_millis(zoo_limit_ms());
