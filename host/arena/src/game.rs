@@ -63,9 +63,53 @@ pub fn play_game_with(
     specs: &[BotSpec],
     seat: Seater<'_>,
 ) -> Result<GameRecord, RunError> {
-    let mut controllers: Vec<Box<dyn SeatController>> =
-        specs.iter().map(seat).collect::<Result<_, _>>()?;
-    Ok(play(config, seed, &mut controllers)?)
+    let game = game_span(seed, specs);
+    let _game = game.enter();
+    let mut controllers: Vec<Box<dyn SeatController>> = specs
+        .iter()
+        .enumerate()
+        .map(|(i, spec)| seat_span(i, spec).in_scope(|| seat(spec)))
+        .collect::<Result<_, _>>()?;
+    let record = play(config, seed, &mut controllers)?;
+    tracing::debug!(winner = record.winner.map(|w| w.0), "game over");
+    Ok(record)
+}
+
+/// A game's span: its seed and seats (docs/logging.md).
+pub fn game_span(seed: u64, specs: &[BotSpec]) -> tracing::Span {
+    tracing::info_span!(
+        "game",
+        index = tracing::field::Empty,
+        seed,
+        seats = %SeatList(specs)
+    )
+}
+
+/// A seat's span, entered while its bot is seated: the runtime records
+/// which `runtime` runs it, and the bot's calls are its children.
+pub fn seat_span(seat: usize, spec: &BotSpec) -> tracing::Span {
+    tracing::debug_span!(
+        "seat",
+        seat,
+        bot = %spec,
+        kind = spec.kind.name(),
+        runtime = tracing::field::Empty
+    )
+}
+
+/// Bot specs, comma-separated, for a span field.
+struct SeatList<'a>(&'a [BotSpec]);
+
+impl std::fmt::Display for SeatList<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, spec) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            write!(f, "{spec}")?;
+        }
+        Ok(())
+    }
 }
 
 /// The result of re-running a logged game.

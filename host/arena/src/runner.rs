@@ -107,18 +107,32 @@ pub fn play_one_observed(
     let start = Instant::now();
     let config = &t.settings[game.setting].config;
     let mut meters = vec![Meter::default(); game.seats.len()];
+    let specs: Vec<bots::BotSpec> = game.seats.iter().map(|&b| t.bots[b].spec.clone()).collect();
+    let span = crate::game::game_span(game.seed, &specs);
+    span.record("index", game.index);
+    let _game = span.enter();
     let record = {
         let mut controllers: Vec<Box<dyn SeatController + '_>> = game
             .seats
             .iter()
             .zip(meters.iter_mut())
-            .map(|(&b, meter)| {
+            .enumerate()
+            .map(|(seat, (&b, meter))| {
                 let bot = &t.bots[b];
-                let inner = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    connector.connect(bot)
-                }))
-                .unwrap_or_else(|_| Err(Fault::new(DqReason::Crash, "panicked while starting")))
-                .unwrap_or_else(|fault| Box::new(NotStarted(fault)));
+                let inner = crate::game::seat_span(seat, &bot.spec).in_scope(|| {
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        connector.connect(bot)
+                    }))
+                    .unwrap_or_else(|_| Err(Fault::new(DqReason::Crash, "panicked while starting")))
+                    .unwrap_or_else(|fault| {
+                        tracing::info!(
+                            label = fault.reason.label(),
+                            detail = %fault.detail,
+                            "the bot did not start"
+                        );
+                        Box::new(NotStarted(fault))
+                    })
+                });
                 let fuel_start = inner.fuel_used();
                 Box::new(Metered {
                     inner,
@@ -189,7 +203,7 @@ pub struct RunSummary {
 pub fn build(t: &Tournament) -> Result<(), RunError> {
     for bot in &t.bots {
         let Some(command) = &bot.build else { continue };
-        eprintln!("building {}: {command}", bot.name);
+        tracing::info!(bot = %bot.name, command = %command, "building");
         let status = std::process::Command::new("sh")
             .arg("-c")
             .arg(command)
@@ -221,6 +235,8 @@ pub fn run(
     connector: &dyn Connector,
     options: &RunOptions<'_>,
 ) -> Result<RunSummary, RunError> {
+    let span = tracing::info_span!("tournament", file = %t.file, seed = t.seed);
+    let _tournament = span.enter();
     store.bind(t)?;
     let all = schedule(t);
     let done = store.done()?;
@@ -232,8 +248,15 @@ pub fn run(
         stopped: false,
     };
     let bar = progress_bar(all.len() as u64, summary.already as u64, options.progress);
+    let _shown = (!bar.is_hidden()).then(|| Shown::new(&bar));
     let next = AtomicUsize::new(0);
     let workers = t.concurrency.clamp(1, pending.len().max(1));
+    tracing::info!(
+        scheduled = summary.scheduled,
+        already = summary.already,
+        workers,
+        "running"
+    );
     let mut failure: Option<RunError> = None;
     // Games still in play from a run that was killed are not in play any more.
     store.live_clear()?;
@@ -242,7 +265,9 @@ pub fn run(
         for _ in 0..workers {
             let tx = tx.clone();
             let (next, pending) = (&next, &pending);
+            let tournament = span.clone();
             scope.spawn(move || {
+                let _tournament = tournament.enter();
                 loop {
                     if options.stop.load(Ordering::SeqCst) {
                         break;
@@ -297,8 +322,13 @@ pub fn run(
                     *result
                 }
             };
-            let stored = result.and_then(|game| Ok(store.insert(&game, t)?));
+            let stored = result.and_then(|game| {
+                store.insert(&game, t)?;
+                tracing::debug!(game = game.index, seed = game.seed, "stored");
+                Ok(())
+            });
             if let Err(e) = stored {
+                tracing::debug!(error = %e, "stopping: a game failed or could not be stored");
                 // Stop the others; what is stored stays stored.
                 options.stop.store(true, Ordering::SeqCst);
                 failure.get_or_insert(e);
@@ -423,6 +453,40 @@ pub fn standings_text(store: &Store) -> Result<String, StoreError> {
     let games = store.games()?;
     let report = stats::compute(&meta.bots, &meta.settings, &games);
     Ok(crate::report::standings_table(&report.total))
+}
+
+/// The progress bar on screen, if a run is showing one: log lines are
+/// written through [`suspend_progress`] so they never tear it.
+static SHOWN: std::sync::Mutex<Option<ProgressBar>> = std::sync::Mutex::new(None);
+
+/// Runs `write` (a log line going to stderr) with the progress bar of a run
+/// in progress, if any, taken off the screen meanwhile and redrawn after.
+pub fn suspend_progress<R>(write: impl FnOnce() -> R) -> R {
+    let bar = SHOWN.lock().ok().and_then(|shown| shown.clone());
+    match bar {
+        Some(bar) => bar.suspend(write),
+        None => write(),
+    }
+}
+
+/// Shows `bar` to [`suspend_progress`] until dropped.
+struct Shown;
+
+impl Shown {
+    fn new(bar: &ProgressBar) -> Shown {
+        if let Ok(mut shown) = SHOWN.lock() {
+            *shown = Some(bar.clone());
+        }
+        Shown
+    }
+}
+
+impl Drop for Shown {
+    fn drop(&mut self) {
+        if let Ok(mut shown) = SHOWN.lock() {
+            *shown = None;
+        }
+    }
 }
 
 fn progress_bar(total: u64, done: u64, show: bool) -> ProgressBar {

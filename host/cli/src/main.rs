@@ -11,6 +11,7 @@ mod bench_decisions;
 mod board;
 mod framework;
 mod human;
+mod logging;
 mod options;
 mod play;
 mod replay;
@@ -35,6 +36,8 @@ use clap::{Parser, Subcommand};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    #[command(flatten)]
+    logging: logging::LogArgs,
 }
 
 #[derive(Subcommand)]
@@ -92,6 +95,7 @@ fn main() -> ExitCode {
             };
         }
     };
+    logging::install(&cli.logging);
     let result = match cli.command {
         Command::Bench(command) => bench::run(command),
         Command::Board { command } => board::run(command),

@@ -7,6 +7,8 @@ use std::str::FromStr;
 use clue_engine::{InProcess, SeatController};
 use serde::{Deserialize, Serialize};
 
+use crate::sticky::{Exchange, Sticky};
+
 /// How a bot is loaded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -161,10 +163,25 @@ pub const HUMAN: &str = "human";
 /// [`SpecError::Human`]).
 pub fn builtin(name: &str) -> Option<Box<dyn SeatController>> {
     match name {
-        "clueless" => Some(Box::new(InProcess(clueless::Clueless::default()))),
-        "notebook" => Some(Box::new(InProcess(notebook::Notebook::default()))),
-        "sleuth" => Some(Box::new(InProcess(sleuth::Sleuth::default()))),
+        "clueless" => Some(Box::new(Sticky::new(InProcess(
+            clueless::Clueless::default(),
+        )))),
+        "notebook" => Some(Box::new(Sticky::new(InProcess(
+            notebook::Notebook::default(),
+        )))),
+        "sleuth" => Some(Box::new(Sticky::new(InProcess(sleuth::Sleuth::default())))),
         _ => None,
+    }
+}
+
+/// Built-in bots never fault; they go through [`Sticky`] like every other
+/// runtime's bot so that their calls get the same spans.
+impl<P: clue_plugin_api::Player> Exchange for InProcess<P> {
+    fn exchange(
+        &mut self,
+        request: &clue_plugin_api::Request,
+    ) -> Result<clue_plugin_api::Reply, clue_engine::Fault> {
+        self.call(request)
     }
 }
 
@@ -184,6 +201,17 @@ pub fn connect(spec: &BotSpec) -> Result<Box<dyn SeatController>, SpecError> {
     connect_with(spec, &BotLimits::default())
 }
 
+/// Which runtime runs a bot of this kind, for logs.
+pub fn runtime_of(kind: BotKind) -> &'static str {
+    match kind {
+        BotKind::Builtin => "in-process",
+        BotKind::Native => "native-worker",
+        BotKind::NativeTrusted => "native-in-process",
+        BotKind::Wasm => "wasmtime",
+        BotKind::Jsonl | BotKind::Framework | BotKind::Uniclue | BotKind::Speedclue => "process",
+    }
+}
+
 /// Seats a bot for one game under `limits`.
 pub fn connect_with(
     spec: &BotSpec,
@@ -194,6 +222,10 @@ pub fn connect_with(
         address_space: limits.memory_bytes.or(base.address_space),
         ..base
     };
+    // The seat's span (the caller's, e.g. the arena's `seat`) learns which
+    // runtime runs the bot; the bot's own calls become its children.
+    tracing::Span::current().record("runtime", runtime_of(spec.kind));
+    tracing::debug!(bot = %spec, runtime = runtime_of(spec.kind), "seating");
     match spec.kind {
         BotKind::Builtin if spec.target == HUMAN => Err(SpecError::Human),
         BotKind::Builtin => builtin(&spec.target).ok_or_else(|| SpecError::UnknownBuiltin {
@@ -242,6 +274,11 @@ pub fn connect_with(
                 }),
                 ..base
             };
+            tracing::debug!(
+                fuel_per_call = wasm_limits.fuel_per_call,
+                memory_bytes = wasm_limits.memory_bytes,
+                "wasm sandbox set up"
+            );
             Ok(Box::new(crate::wasm::WasmBot::new(prepared, wasm_limits)))
         }
     }

@@ -3,8 +3,14 @@
 //! the bot, and the bot is abandoned once (a process is killed). Every
 //! runtime's bot is an [`Exchange`] (one request, one reply) wrapped in
 //! [`Sticky`], which is the [`SeatController`] the engine sees.
+//!
+//! Being the one place every bot call goes through, it is also where each
+//! call gets its `call` span (request kind; the reply's event gives the
+//! duration and fuel), a child of the seat's span (docs/logging.md). With
+//! logging off the span is disabled and the call is not even timed.
 
 use std::ops::{Deref, DerefMut};
+use std::time::Instant;
 
 use clue_engine::{Fault, SeatController};
 use clue_plugin_api::{Reply, Request};
@@ -36,11 +42,18 @@ pub trait Exchange {
 pub struct Sticky<B> {
     bot: B,
     fault: Option<Fault>,
+    /// The span current when the bot was seated (the seat's): the parent of
+    /// each call's span, whichever span is current when the engine calls.
+    seat: tracing::Span,
 }
 
 impl<B> Sticky<B> {
     pub fn new(bot: B) -> Sticky<B> {
-        Sticky { bot, fault: None }
+        Sticky {
+            bot,
+            fault: None,
+            seat: tracing::Span::current(),
+        }
     }
 
     /// The fault that ended the bot, if one has.
@@ -68,8 +81,28 @@ impl<B: Exchange> SeatController for Sticky<B> {
         if let Some(fault) = &self.fault {
             return Err(fault.clone());
         }
-        let result = self.bot.exchange(request);
+        let span = tracing::debug_span!(parent: &self.seat, "call", request = request.kind());
+        let result = if span.is_disabled() {
+            self.bot.exchange(request)
+        } else {
+            let _entered = span.enter();
+            let fuel_before = self.bot.fuel_used();
+            let start = Instant::now();
+            let result = self.bot.exchange(request);
+            let duration_us = u64::try_from(start.elapsed().as_micros()).unwrap_or(u64::MAX);
+            let fuel = fuel_before
+                .zip(self.bot.fuel_used())
+                .map(|(before, after)| after.saturating_sub(before));
+            tracing::debug!(duration_us, fuel, ok = result.is_ok(), "replied");
+            result
+        };
         if let Err(fault) = &result {
+            tracing::debug!(
+                parent: &self.seat,
+                label = fault.reason.label(),
+                detail = %fault.detail,
+                "fault: the bot is abandoned"
+            );
             self.fault = Some(fault.clone());
             self.bot.abandon();
         }

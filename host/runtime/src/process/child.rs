@@ -81,6 +81,14 @@ impl BotProcess {
             command: command_line.clone(),
             source,
         })?;
+        tracing::debug!(
+            pid = child.id(),
+            command = %command_line,
+            address_space = limits.address_space,
+            cpu_seconds = limits.cpu_seconds,
+            processes = limits.processes,
+            "spawned a contained process"
+        );
         let stdin = child.stdin.take();
         let lines = match child.stdout.take() {
             Some(stdout) => output::read_lines(stdout, limits.max_line, limits.max_output),
