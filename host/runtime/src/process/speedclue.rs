@@ -350,7 +350,7 @@ impl SpeedclueBot {
                     .get(..5)
                     .filter(|show| show.eq_ignore_ascii_case("show "))
                     .and_then(|_| card(answer[5..].trim()))
-                    .ok_or_else(|| wrong(&answer, &line, "show X"))?;
+                    .ok_or_else(|| wrong(answer, &line, "show X"))?;
                 Ok(Reply::Respond { card: Some(shown) })
             }
             Request::Accuse(r) => {
