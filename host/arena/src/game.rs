@@ -71,8 +71,26 @@ pub fn play_game_with(
         .map(|(i, spec)| seat_span(i, spec).in_scope(|| seat(spec)))
         .collect::<Result<_, _>>()?;
     let record = play(config, seed, &mut controllers)?;
+    log_disqualifications(&record);
     tracing::debug!(winner = record.winner.map(|w| w.0), "game over");
     Ok(record)
+}
+
+/// One `disqualified` event per disqualified seat of a finished game, with
+/// the label and the detail (for a protocol error, the bot's exact line).
+/// Emitted here, in the game's span, and not by the engine, which stays
+/// pure: no global state, not even a log dispatcher.
+pub fn log_disqualifications(record: &GameRecord) {
+    for seat in &record.seats {
+        if let clue_engine::Outcome::Disqualified(reason) = seat.outcome {
+            tracing::info!(
+                seat = seat.seat.0,
+                label = reason.label(),
+                detail = seat.detail.as_deref().unwrap_or_default(),
+                "disqualified"
+            );
+        }
+    }
 }
 
 /// A game's span: its seed and seats (docs/logging.md).

@@ -148,6 +148,7 @@ pub fn play_one_observed(
             }
         })?
     };
+    crate::game::log_disqualifications(&record);
     Ok(FinishedGame {
         index: game.index,
         setting: game.setting,

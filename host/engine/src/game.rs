@@ -301,14 +301,6 @@ impl Game<'_, '_> {
             return;
         }
         state.status = Status::Disqualified(reason);
-        // The one place every disqualification passes: the event carries the
-        // label and what the bot did (its exact line, for a protocol error).
-        tracing::info!(
-            seat = seat.0,
-            label = reason.label(),
-            detail = %detail,
-            "disqualified"
-        );
         state.detail = Some(detail);
         let everyone = self.all_seats();
         self.emit(Event::Disqualified { seat, reason }, everyone, Vec::new());
