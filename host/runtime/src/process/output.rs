@@ -40,31 +40,61 @@ pub fn read_lines(
     rx
 }
 
+/// What one counted read of a bot's output gave.
+enum Got {
+    /// This many bytes, within the total cap.
+    Data(usize),
+    /// The end of the stream.
+    End,
+    /// A failure or too much output, already reported on the channel.
+    Reported,
+}
+
+/// Reads once into `buffer`, counting into `total`: a read error or output
+/// past `max_total` is reported on `tx` (interrupted reads are retried).
+fn counted_read(
+    stream: &mut impl Read,
+    buffer: &mut [u8],
+    total: &mut u64,
+    max_total: u64,
+    tx: &Sender<Output>,
+) -> Got {
+    loop {
+        match stream.read(buffer) {
+            Ok(0) => return Got::End,
+            Ok(n) => {
+                *total += n as u64;
+                if *total > max_total {
+                    let _ = tx.send(Output::TooMuch { bytes: *total });
+                    return Got::Reported;
+                }
+                return Got::Data(n);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                let _ = tx.send(Output::Failed(e.to_string()));
+                return Got::Reported;
+            }
+        }
+    }
+}
+
 fn pump(stdout: &mut impl Read, tx: &Sender<Output>, max_line: usize, max_total: u64) {
     let mut buffer = [0u8; 8192];
     let mut line: Vec<u8> = Vec::new();
     let mut total: u64 = 0;
     loop {
-        let n = match stdout.read(&mut buffer) {
-            Ok(0) => {
+        let n = match counted_read(stdout, &mut buffer, &mut total, max_total, tx) {
+            Got::Data(n) => n,
+            Got::End => {
                 if !line.is_empty() {
                     let _ = tx.send(Output::Line(text(&line)));
                 }
                 let _ = tx.send(Output::Closed);
                 return;
             }
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => {
-                let _ = tx.send(Output::Failed(e.to_string()));
-                return;
-            }
+            Got::Reported => return,
         };
-        total += n as u64;
-        if total > max_total {
-            let _ = tx.send(Output::TooMuch { bytes: total });
-            return;
-        }
         for &byte in &buffer[..n] {
             if byte == b'\n' {
                 if tx.send(Output::Line(text(&line))).is_err() {
@@ -96,23 +126,14 @@ pub fn read_chunks(mut stream: impl Read + Send + 'static, max_total: u64) -> Re
             let mut buffer = [0u8; 8192];
             let mut total: u64 = 0;
             loop {
-                let n = match stream.read(&mut buffer) {
-                    Ok(0) => {
+                let n = match counted_read(&mut stream, &mut buffer, &mut total, max_total, &tx) {
+                    Got::Data(n) => n,
+                    Got::End => {
                         let _ = tx.send(Output::Closed);
                         return;
                     }
-                    Ok(n) => n,
-                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                    Err(e) => {
-                        let _ = tx.send(Output::Failed(e.to_string()));
-                        return;
-                    }
+                    Got::Reported => return,
                 };
-                total += n as u64;
-                if total > max_total {
-                    let _ = tx.send(Output::TooMuch { bytes: total });
-                    return;
-                }
                 let chunk = String::from_utf8_lossy(&buffer[..n]).into_owned();
                 if tx.send(Output::Line(chunk)).is_err() {
                     return;
