@@ -124,3 +124,61 @@ fn the_default_level_prints_nothing_on_stderr_for_a_game() {
     assert_eq!(stderr(&output), "");
     assert!(!output.stdout.is_empty());
 }
+
+/// The README's main command is `clue tournament run FILE`: at the default
+/// level it writes the report on stdout and nothing on stderr, even when a
+/// bot is built, a process bot is spawned and a bot is disqualified (each of
+/// which is an event at `-v` and above).
+#[test]
+fn the_default_level_prints_nothing_on_stderr_for_a_tournament() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let misbehave = root().join("host/runtime/tests/process_bots/misbehave.sh");
+    let file = dir.path().join("tournament.yaml");
+    std::fs::write(
+        &file,
+        format!(
+            "variant: speedclue\nplayers: 3\nseed: 5\nconcurrency: 1\n\
+             store: results.sqlite\n\
+             schedule:\n  kind: all-seatings\n  repeats: 1\n\
+             bots:\n\
+             \x20 - {{ name: notebook, kind: builtin, path: notebook }}\n\
+             \x20 - {{ name: clueless, kind: builtin, path: clueless }}\n\
+             \x20 - {{ name: sleuth, kind: builtin, path: sleuth }}\n\
+             \x20 - name: garbage\n\
+             \x20   kind: jsonl\n\
+             \x20   command: sh {} garbage\n\
+             \x20   build: \"true\"\n",
+            misbehave.display()
+        ),
+    )
+    .expect("the tournament file is written");
+    let run = |verbose: &[&str]| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_clue"));
+        command
+            .args(["tournament", "run"])
+            .arg(&file)
+            .args(verbose)
+            .current_dir(dir.path())
+            .env_remove("RUST_LOG");
+        let output = command.output().expect("clue runs");
+        assert!(
+            output.status.success(),
+            "clue tournament run failed:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        output
+    };
+    let quiet = run(&[]);
+    assert_eq!(stderr(&quiet), "", "stderr at the default level");
+    let report = String::from_utf8_lossy(&quiet.stdout);
+    assert!(report.contains("garbage"), "no report on stdout:\n{report}");
+    // The same run at -v (resumed: nothing left to play, so a fresh store)
+    // shows the events the default level hides.
+    std::fs::remove_file(dir.path().join("results.sqlite")).expect("the store is removed");
+    let log = stderr(&run(&["-v"]));
+    assert!(log.contains("building"), "no building event at -v:\n{log}");
+    assert!(
+        log.contains("disqualified"),
+        "no disqualification event at -v:\n{log}"
+    );
+}
