@@ -163,19 +163,26 @@ pub const HUMAN: &str = "human";
 /// [`SpecError::Human`]).
 pub fn builtin(name: &str) -> Option<Box<dyn SeatController>> {
     match name {
-        "clueless" => Some(Box::new(Sticky::new(InProcess(
-            clueless::Clueless::default(),
-        )))),
-        "notebook" => Some(Box::new(Sticky::new(InProcess(
-            notebook::Notebook::default(),
-        )))),
-        "sleuth" => Some(Box::new(Sticky::new(InProcess(sleuth::Sleuth::default())))),
+        "clueless" => Some(in_process(clueless::Clueless::default())),
+        "notebook" => Some(in_process(notebook::Notebook::default())),
+        "sleuth" => Some(in_process(sleuth::Sleuth::default())),
         _ => None,
     }
 }
 
-/// Built-in bots never fault; they go through [`Sticky`] like every other
-/// runtime's bot so that their calls get the same spans.
+/// A built-in bot answers every call (its bridge cannot fault), so
+/// [`Sticky`] serves it only for the `call` spans: when those are logged it
+/// goes through `Sticky` like every other runtime's bot; otherwise it is
+/// seated bare, and a call costs what it did before there were spans (a
+/// few nanoseconds of a call this cheap, docs/logging.md).
+fn in_process<P: clue_plugin_api::Player + 'static>(player: P) -> Box<dyn SeatController> {
+    if crate::sticky::calls_logged() {
+        Box::new(Sticky::new(InProcess(player)))
+    } else {
+        Box::new(InProcess(player))
+    }
+}
+
 impl<P: clue_plugin_api::Player> Exchange for InProcess<P> {
     fn exchange(
         &mut self,

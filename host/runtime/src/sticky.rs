@@ -37,6 +37,13 @@ pub trait Exchange {
     }
 }
 
+/// Whether bot calls get their `call` span: the level and target the span
+/// is made with (this module's), as the installed subscriber filters them.
+/// Fixed for a run, so it can be asked once, when a bot is seated.
+pub fn calls_logged() -> bool {
+    tracing::enabled!(tracing::Level::DEBUG)
+}
+
 /// A bot whose first fault is kept and repeated (see the module docs). It
 /// dereferences to the bot, for the runtime's own accessors.
 pub struct Sticky<B> {
@@ -76,35 +83,54 @@ impl<B> DerefMut for Sticky<B> {
     }
 }
 
+impl<B: Exchange> Sticky<B> {
+    /// The call inside its span, timed, with the `replied` event.
+    #[cold]
+    #[inline(never)]
+    fn timed(&mut self, span: &tracing::Span, request: &Request) -> Result<Reply, Fault> {
+        let _entered = span.enter();
+        let fuel_before = self.bot.fuel_used();
+        let start = Instant::now();
+        let result = self.bot.exchange(request);
+        let duration_us = u64::try_from(start.elapsed().as_micros()).unwrap_or(u64::MAX);
+        let fuel = fuel_before
+            .zip(self.bot.fuel_used())
+            .map(|(before, after)| after.saturating_sub(before));
+        tracing::debug!(duration_us, fuel, ok = result.is_ok(), "replied");
+        result
+    }
+
+    /// The first fault: kept, logged, and the bot abandoned.
+    #[cold]
+    #[inline(never)]
+    fn fail(&mut self, fault: &Fault) {
+        tracing::debug!(
+            parent: &self.seat,
+            label = fault.reason.label(),
+            detail = %fault.detail,
+            "fault: the bot is abandoned"
+        );
+        self.fault = Some(fault.clone());
+        self.bot.abandon();
+    }
+}
+
 impl<B: Exchange> SeatController for Sticky<B> {
     fn call(&mut self, request: &Request) -> Result<Reply, Fault> {
         if let Some(fault) = &self.fault {
             return Err(fault.clone());
         }
         let span = tracing::debug_span!(parent: &self.seat, "call", request = request.kind());
+        // With logging off this is the whole cost: a level check, the call,
+        // and a look at the result; the rest is out of line, so that a
+        // built-in bot's call is inlined here as it would be unwrapped.
         let result = if span.is_disabled() {
             self.bot.exchange(request)
         } else {
-            let _entered = span.enter();
-            let fuel_before = self.bot.fuel_used();
-            let start = Instant::now();
-            let result = self.bot.exchange(request);
-            let duration_us = u64::try_from(start.elapsed().as_micros()).unwrap_or(u64::MAX);
-            let fuel = fuel_before
-                .zip(self.bot.fuel_used())
-                .map(|(before, after)| after.saturating_sub(before));
-            tracing::debug!(duration_us, fuel, ok = result.is_ok(), "replied");
-            result
+            self.timed(&span, request)
         };
         if let Err(fault) = &result {
-            tracing::debug!(
-                parent: &self.seat,
-                label = fault.reason.label(),
-                detail = %fault.detail,
-                "fault: the bot is abandoned"
-            );
-            self.fault = Some(fault.clone());
-            self.bot.abandon();
+            self.fail(fault);
         }
         result
     }
