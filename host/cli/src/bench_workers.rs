@@ -20,7 +20,7 @@ pub struct WorkersArgs {
     #[arg(long, value_name = "URL")]
     db: String,
     /// Games of the tournament each row plays
-    #[arg(long, default_value_t = 240)]
+    #[arg(long, default_value_t = 1000)]
     games: u32,
     /// Worker counts, one row each
     #[arg(long, value_delimiter = ',', default_value = "1,2,4")]
