@@ -1,8 +1,13 @@
-//! Running the schedule: games in parallel on worker threads, each stored by
-//! the one writer (this thread) in its own transaction as soon as it ends.
+//! Running the schedule: the coordinator writes it into the store ([`run`]),
+//! and every player, the coordinator included, claims games from it
+//! ([`work`]; `store::claims`), plays them in parallel on worker threads and
+//! stores each through the one writer (this thread) in its own transaction as
+//! soon as it ends, if its claim still stands. A heartbeat thread keeps the
+//! claims alive.
 
 use std::io::IsTerminal;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -12,9 +17,9 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::config::{BotEntry, FileError, Tournament, check_files};
 use crate::logfile::{Header, LOG_FORMAT};
-use crate::schedule::{ScheduledGame, schedule};
+use crate::schedule::ScheduledGame;
 use crate::stats;
-use crate::store::{FinishedGame, LiveBatch, Meter, Store, StoreError};
+use crate::store::{Claim, FinishedGame, LiveBatch, Meter, Progress, Store, StoreError, claims};
 use clue_runtime::bots;
 
 /// How the runner seats a bot. The default, [`SpecConnector`], goes through
@@ -229,6 +234,34 @@ pub fn build(t: &Tournament) -> Result<(), RunError> {
     Ok(())
 }
 
+/// How long a claim lasts without a heartbeat, unless a worker says otherwise.
+pub const DEFAULT_LEASE: Duration = Duration::from_secs(60);
+
+/// One player of the store's schedule: the coordinator's `run` and each
+/// `clue tournament worker` (docs/tournament.md, *Many machines*).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WorkerOptions {
+    /// Unique among the workers of a store ([`claims::worker_id`]).
+    pub id: String,
+    /// Games played at once; 0 plays none and only follows the others.
+    pub concurrency: usize,
+    /// How long a claim stands without a heartbeat; the heartbeat comes
+    /// four times as often. A worker that dies has its games claimed again
+    /// this long after its last heartbeat.
+    pub lease: Duration,
+}
+
+impl WorkerOptions {
+    /// A new worker id, the default lease.
+    pub fn new(concurrency: usize) -> WorkerOptions {
+        WorkerOptions {
+            id: claims::worker_id(),
+            concurrency,
+            lease: DEFAULT_LEASE,
+        }
+    }
+}
+
 /// Plays every scheduled game not yet in `store`, `t.concurrency` at a time.
 pub fn run(
     t: &Tournament,
@@ -236,45 +269,181 @@ pub fn run(
     connector: &dyn Connector,
     options: &RunOptions<'_>,
 ) -> Result<RunSummary, RunError> {
+    run_as(
+        t,
+        store,
+        connector,
+        options,
+        &WorkerOptions::new(t.concurrency),
+    )
+}
+
+/// [`run`] as the worker `worker`: binds the store to `t` (a new store, or
+/// the same tournament), writes the schedule, then plays as one worker
+/// among any others ([`work`]) until every game is stored.
+pub fn run_as(
+    t: &Tournament,
+    store: &mut Store,
+    connector: &dyn Connector,
+    options: &RunOptions<'_>,
+    worker: &WorkerOptions,
+) -> Result<RunSummary, RunError> {
     let span = tracing::info_span!("tournament", file = %t.file, seed = t.seed);
     let _tournament = span.enter();
     store.bind(t)?;
-    let all = schedule(t);
-    let done = store.done()?;
-    let pending: Vec<&ScheduledGame> = all.iter().filter(|g| !done.contains(&g.index)).collect();
-    let mut summary = RunSummary {
-        scheduled: all.len(),
-        already: all.len() - pending.len(),
-        played: 0,
-        stopped: false,
+    let scheduled = store.write_schedule(t)?;
+    tracing::debug!(scheduled, "schedule written");
+    play_claims(t, store, connector, options, worker, &span)
+}
+
+/// Plays the store's schedule as one worker: claims games (a lease kept by a
+/// heartbeat), plays them `worker.concurrency` at a time, stores each while
+/// the claim stands, and returns once every game of the schedule is stored
+/// (waiting, when the rest is claimed by others, for them to finish or for
+/// their leases to expire). `t` must be the store's tournament
+/// ([`Store::check_worker`]).
+pub fn work(
+    t: &Tournament,
+    store: &mut Store,
+    connector: &dyn Connector,
+    options: &RunOptions<'_>,
+    worker: &WorkerOptions,
+) -> Result<RunSummary, RunError> {
+    let span = tracing::info_span!("tournament", file = %t.file, seed = t.seed);
+    let _tournament = span.enter();
+    play_claims(t, store, connector, options, worker, &span)
+}
+
+/// What a worker does between claiming and storing.
+struct Playing<'a> {
+    t: &'a Tournament,
+    worker: &'a WorkerOptions,
+    options: &'a RunOptions<'a>,
+    /// Claimed games being played, by index.
+    in_flight: std::collections::BTreeMap<u64, Claim>,
+    /// The same games' claim counts, for the heartbeat thread.
+    held: &'a Mutex<std::collections::BTreeMap<u64, i64>>,
+    failure: Option<RunError>,
+    summary: RunSummary,
+}
+
+impl Playing<'_> {
+    fn fail(&mut self, e: RunError) {
+        tracing::debug!(error = %e, "stopping: a game failed or could not be stored");
+        // Stop taking games; what is stored stays stored.
+        self.options.stop.store(true, Ordering::SeqCst);
+        self.failure.get_or_insert(e);
+    }
+
+    /// Stores a game that ended, if its claim still stands.
+    fn finished(&mut self, index: u64, result: Result<FinishedGame, RunError>, store: &mut Store) {
+        let claim = self.in_flight.remove(&index);
+        if let Ok(mut held) = self.held.lock() {
+            held.remove(&index);
+        }
+        let game = match result {
+            Ok(game) => game,
+            Err(e) => return self.fail(e),
+        };
+        let Some(claim) = claim else { return };
+        match store.insert(&game, self.t, &claim.lease) {
+            Ok(true) => {
+                tracing::debug!(
+                    game = game.index,
+                    seed = game.seed,
+                    worker = %self.worker.id,
+                    "stored"
+                );
+                self.summary.played += 1;
+            }
+            Ok(false) => tracing::info!(
+                game = game.index,
+                worker = %self.worker.id,
+                "not stored: the lease expired and another worker claimed the game"
+            ),
+            Err(e) => self.fail(e.into()),
+        }
+    }
+}
+
+fn play_claims(
+    t: &Tournament,
+    store: &mut Store,
+    connector: &dyn Connector,
+    options: &RunOptions<'_>,
+    worker: &WorkerOptions,
+    span: &tracing::Span,
+) -> Result<RunSummary, RunError> {
+    let start = store.progress()?;
+    store.register(&worker.id, &claims::host_name())?;
+    let remaining = start.scheduled.saturating_sub(start.done) as usize;
+    let threads = worker.concurrency.min(remaining);
+    let held = Mutex::new(std::collections::BTreeMap::new());
+    let mut playing = Playing {
+        t,
+        worker,
+        options,
+        in_flight: std::collections::BTreeMap::new(),
+        held: &held,
+        failure: None,
+        summary: RunSummary {
+            scheduled: start.scheduled as usize,
+            already: start.done as usize,
+            played: 0,
+            stopped: false,
+        },
     };
-    let bar = progress_bar(all.len() as u64, summary.already as u64, options.progress);
+    let bar = progress_bar(start.scheduled, start.done, options.progress);
     let _shown = (!bar.is_hidden()).then(|| Shown::new(&bar));
-    let next = AtomicUsize::new(0);
-    let workers = t.concurrency.clamp(1, pending.len().max(1));
     tracing::info!(
-        scheduled = summary.scheduled,
-        already = summary.already,
-        workers,
+        scheduled = start.scheduled,
+        already = start.done,
+        workers = threads,
+        worker = %worker.id,
         "running"
     );
-    let mut failure: Option<RunError> = None;
-    // Games still in play from a run that was killed are not in play any more.
-    store.live_clear()?;
+    let mut heartbeat_store = store.another()?;
+    // How often an idle worker looks for games again.
+    let poll = (worker.lease / 4).clamp(Duration::from_millis(100), Duration::from_secs(1));
+    let (games_tx, games_rx) = mpsc::channel::<Claim>();
+    let games_rx = Mutex::new(games_rx);
     std::thread::scope(|scope| {
+        let (beat_stop, beat_wait) = mpsc::channel::<()>();
+        let held = &held;
+        scope.spawn(move || {
+            while let Err(mpsc::RecvTimeoutError::Timeout) =
+                beat_wait.recv_timeout(worker.lease / 4)
+            {
+                let games: Vec<u64> = held
+                    .lock()
+                    .map(|h| h.keys().copied().collect())
+                    .unwrap_or_default();
+                match heartbeat_store.heartbeat(&worker.id, &games, worker.lease) {
+                    Ok(()) => {
+                        tracing::trace!(worker = %worker.id, games = games.len(), "heartbeat")
+                    }
+                    Err(e) => tracing::warn!(
+                        worker = %worker.id,
+                        error = %e,
+                        "heartbeat failed: this worker's leases may expire"
+                    ),
+                }
+            }
+        });
         let (tx, rx) = mpsc::channel::<Message>();
-        for _ in 0..workers {
+        for _ in 0..threads {
             let tx = tx.clone();
-            let (next, pending) = (&next, &pending);
+            let games_rx = &games_rx;
             let tournament = span.clone();
             scope.spawn(move || {
                 let _tournament = tournament.enter();
                 loop {
-                    if options.stop.load(Ordering::SeqCst) {
-                        break;
-                    }
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(game) = pending.get(i) else { break };
+                    let next = games_rx
+                        .lock()
+                        .map_err(|_| ())
+                        .and_then(|rx| rx.recv().map_err(|_| ()));
+                    let Ok(claim) = next else { break };
+                    let index = claim.game.index;
                     let live = tx.clone();
                     // A game's events go to the writer only once it has
                     // lasted LIVE_EVERY: quick games cost the writer nothing.
@@ -286,13 +455,12 @@ pub fn run(
                             return;
                         }
                         for early in held.drain(..) {
-                            let _ = live.send(Message::Event(i, early));
+                            let _ = live.send(Message::Event(index, early));
                         }
-                        let _ = live.send(Message::Event(i, entry.clone()));
+                        let _ = live.send(Message::Event(index, entry.clone()));
                     };
-                    let result = play_one_observed(t, game, connector, &mut observer);
-                    let failed = result.is_err();
-                    if tx.send(Message::Done(i, Box::new(result))).is_err() || failed {
+                    let result = play_one_observed(t, &claim.game, connector, &mut observer);
+                    if tx.send(Message::Done(index, Box::new(result))).is_err() {
                         break;
                     }
                 }
@@ -300,77 +468,135 @@ pub fn run(
         }
         drop(tx);
         let mut last_standings = Instant::now();
+        let mut last_progress: Option<Instant> = None;
+        let mut nothing_since: Option<Instant> = None;
         let mut live = Live::default();
         loop {
+            let stopping = options.stop.load(Ordering::SeqCst);
+            let idle = threads - playing.in_flight.len();
+            if !stopping && idle > 0 && nothing_since.is_none_or(|at| at.elapsed() >= poll) {
+                match store.claim(&worker.id, idle, worker.lease) {
+                    Ok(claims) => {
+                        nothing_since = (claims.len() < idle).then(Instant::now);
+                        for claim in claims {
+                            let index = claim.game.index;
+                            if claim.lease.claims > 1 {
+                                tracing::info!(
+                                    game = index,
+                                    worker = %worker.id,
+                                    claims = claim.lease.claims,
+                                    "claimed again: an earlier claim was given back or its lease expired"
+                                );
+                            } else {
+                                tracing::debug!(game = index, worker = %worker.id, "claimed");
+                            }
+                            if let Ok(mut held) = held.lock() {
+                                held.insert(index, claim.lease.claims);
+                            }
+                            playing.in_flight.insert(index, claim.clone());
+                            let _ = games_tx.send(claim);
+                        }
+                    }
+                    Err(e) => playing.fail(e.into()),
+                }
+            }
+            if playing.in_flight.is_empty() {
+                if options.stop.load(Ordering::SeqCst) {
+                    break;
+                }
+                match store.progress() {
+                    Ok(p) => {
+                        show_progress(&bar, &p);
+                        if p.done >= p.scheduled {
+                            break;
+                        }
+                    }
+                    Err(e) => {
+                        playing.fail(e.into());
+                        break;
+                    }
+                }
+                // The rest is claimed by others: wait for them to store it,
+                // or for a lease to expire.
+                std::thread::sleep(poll);
+                nothing_since = None;
+                continue;
+            }
+            if !bar.is_hidden() && last_progress.is_none_or(|at| at.elapsed() >= PROGRESS_EVERY) {
+                last_progress = Some(Instant::now());
+                if let Ok(p) = store.progress() {
+                    show_progress(&bar, &p);
+                }
+            }
             let message = match rx.recv_timeout(LIVE_EVERY) {
                 Ok(message) => message,
                 Err(mpsc::RecvTimeoutError::Timeout) => {
-                    live.flush(t, &pending, store);
+                    live.flush(t, &playing.in_flight, store);
                     continue;
                 }
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             };
-            let result = match message {
-                Message::Event(i, entry) => {
-                    live.push(i, entry);
+            match message {
+                Message::Event(index, entry) => {
+                    live.push(index, entry);
                     if live.due() {
-                        live.flush(t, &pending, store);
+                        live.flush(t, &playing.in_flight, store);
                     }
-                    continue;
                 }
-                Message::Done(i, result) => {
-                    live.games.remove(&i);
-                    *result
-                }
-            };
-            let stored = result.and_then(|game| {
-                store.insert(&game, t)?;
-                tracing::debug!(game = game.index, seed = game.seed, "stored");
-                Ok(())
-            });
-            if let Err(e) = stored {
-                tracing::debug!(error = %e, "stopping: a game failed or could not be stored");
-                // Stop the others; what is stored stays stored.
-                options.stop.store(true, Ordering::SeqCst);
-                failure.get_or_insert(e);
-                continue;
-            }
-            summary.played += 1;
-            bar.inc(1);
-            if let Some(every) = options.standings_every
-                && last_standings.elapsed() >= every
-            {
-                last_standings = Instant::now();
-                if let Ok(text) = standings_text(store) {
-                    bar.suspend(|| println!("{text}"));
+                Message::Done(index, result) => {
+                    live.games.remove(&index);
+                    playing.finished(index, *result, store);
+                    bar.inc(1);
+                    if let Some(every) = options.standings_every
+                        && last_standings.elapsed() >= every
+                    {
+                        last_standings = Instant::now();
+                        if let Ok(text) = standings_text(store) {
+                            bar.suspend(|| println!("{text}"));
+                        }
+                    }
                 }
             }
         }
+        drop(games_tx);
+        let _ = beat_stop.send(());
     });
-    let _ = store.live_clear();
+    let left: Vec<u64> = playing.in_flight.keys().copied().collect();
+    if !left.is_empty() {
+        let _ = store.release(&worker.id, &left);
+    }
     bar.finish_and_clear();
-    if let Some(e) = failure {
+    if let Some(e) = playing.failure {
         return Err(e);
     }
-    summary.stopped = summary.already + summary.played < summary.scheduled;
+    let end = store.progress()?;
+    if end.done >= end.scheduled {
+        // Nothing is in play any more, on any machine.
+        let _ = store.live_clear();
+    }
+    let mut summary = playing.summary;
+    summary.stopped = end.done < end.scheduled;
     Ok(summary)
 }
 
 /// What the workers tell the writer: an event of a game in play (by its
-/// place in the pending list), or the game's end.
+/// index), or the game's end.
 enum Message {
-    Event(usize, LogEntry),
-    Done(usize, Box<Result<FinishedGame, RunError>>),
+    Event(u64, LogEntry),
+    Done(u64, Box<Result<FinishedGame, RunError>>),
 }
 
 /// How often the events of games in play are written for `clue serve` to
 /// follow. Games shorter than this never reach the live tables.
 const LIVE_EVERY: Duration = Duration::from_millis(250);
 
+/// How often a progress bar on screen asks the store how all workers do.
+const PROGRESS_EVERY: Duration = Duration::from_millis(500);
+
 /// The games in play: their events not yet written, for spectators.
 #[derive(Default)]
 struct Live {
-    games: std::collections::BTreeMap<usize, LiveGame>,
+    games: std::collections::BTreeMap<u64, LiveGame>,
     last_flush: Option<Instant>,
 }
 
@@ -380,9 +606,9 @@ struct LiveGame {
 }
 
 impl Live {
-    fn push(&mut self, i: usize, entry: LogEntry) {
+    fn push(&mut self, index: u64, entry: LogEntry) {
         self.games
-            .entry(i)
+            .entry(index)
             .or_insert_with(|| LiveGame {
                 written: 0,
                 entries: Vec::new(),
@@ -398,19 +624,24 @@ impl Live {
     /// Writes the new events of every game in play (the workers send only
     /// those of games in play for [`LIVE_EVERY`] or more). A failed write
     /// only costs the spectators.
-    fn flush(&mut self, t: &Tournament, pending: &[&ScheduledGame], store: &mut Store) {
+    fn flush(
+        &mut self,
+        t: &Tournament,
+        in_flight: &std::collections::BTreeMap<u64, Claim>,
+        store: &mut Store,
+    ) {
         self.last_flush = Some(Instant::now());
         let mut headers = Vec::new();
-        for (&i, game) in &self.games {
+        for (&index, game) in &self.games {
             if game.written == game.entries.len() {
                 continue;
             }
-            let Some(scheduled) = pending.get(i) else {
+            let Some(claim) = in_flight.get(&index) else {
                 continue;
             };
+            let scheduled = &claim.game;
             headers.push((
-                i,
-                scheduled.index,
+                index,
                 Header {
                     format: LOG_FORMAT.to_string(),
                     seed: scheduled.seed,
@@ -428,8 +659,8 @@ impl Live {
         }
         let batch: Vec<LiveBatch<'_>> = headers
             .iter()
-            .filter_map(|(i, index, header)| {
-                let game = self.games.get(i)?;
+            .filter_map(|(index, header)| {
+                let game = self.games.get(index)?;
                 Some(LiveBatch {
                     index: *index,
                     header,
@@ -439,13 +670,32 @@ impl Live {
             })
             .collect();
         if store.live_write(&batch).is_ok() {
-            for (i, _, _) in &headers {
-                if let Some(game) = self.games.get_mut(i) {
+            for (index, _) in &headers {
+                if let Some(game) = self.games.get_mut(index) {
                     game.written = game.entries.len();
                 }
             }
         }
     }
+}
+
+/// The progress bar's position (games stored by every worker) and its
+/// message: games in play and each worker's throughput.
+fn show_progress(bar: &ProgressBar, p: &Progress) {
+    if bar.is_hidden() {
+        return;
+    }
+    bar.set_position(p.done);
+    let mut workers: Vec<String> = p
+        .workers
+        .iter()
+        .take(4)
+        .map(|w| format!("{} {:.1}/s", w.id, w.per_second))
+        .collect();
+    if p.workers.len() > 4 {
+        workers.push(format!("{} more", p.workers.len() - 4));
+    }
+    bar.set_message(format!("{} in play  {}", p.in_play, workers.join(", ")));
 }
 
 /// The current standings as a short table.
@@ -498,7 +748,7 @@ fn progress_bar(total: u64, done: u64, show: bool) -> ProgressBar {
     };
     let bar = ProgressBar::with_draw_target(Some(total), target);
     if let Ok(style) = ProgressStyle::with_template(
-        "{bar:40} {pos}/{len} games  {per_sec}  ETA {eta}  [{elapsed_precise}]",
+        "{bar:40} {pos}/{len} games  {per_sec}  ETA {eta}  [{elapsed_precise}]  {msg}",
     ) {
         bar.set_style(style);
     }

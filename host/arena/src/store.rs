@@ -7,7 +7,7 @@
 //! is written in one transaction, so after a crash a game is either wholly
 //! there or not at all, and `resume` plays exactly the indices that are missing.
 //!
-//! Schema (version 1; PostgreSQL spells the types BIGINT, BYTEA and so on):
+//! Schema (version 2; PostgreSQL spells the types BIGINT, BYTEA and so on):
 //!
 //! ```sql
 //! meta(key TEXT PRIMARY KEY, value TEXT)      -- format, file, hash, bots, settings, base_dir
@@ -17,7 +17,16 @@
 //!       suggestions, wall_ns, max_call_ns, fuel, PRIMARY KEY (game, seat))
 //! live_games(idx INTEGER PRIMARY KEY, header TEXT) -- games in play: the log header
 //! live_events(game, seq, entry TEXT, PRIMARY KEY (game, seq)) -- their events so far
+//! schedule(idx PRIMARY KEY, setting, seed, seats TEXT, done, worker, claims,
+//!          lease_until)                       -- version 2: every game, and who holds it
+//! workers(id PRIMARY KEY, host, started, last_seen, stored) -- version 2: who plays
 //! ```
+//!
+//! Version 2 added the schedule and its leases ([`claims`]): every player of
+//! the tournament, on this machine or another, claims games from `schedule`
+//! and stores each with a check that it still holds the claim. A version 1
+//! store is upgraded when it is opened (the tables are added; its games are
+//! marked done when the schedule is written).
 //!
 //! The two `live_` tables let `clue serve` follow a running tournament: the
 //! runner writes the events of games that last a while, in batches, and
@@ -61,14 +70,17 @@ pub struct FinishedGame {
     pub wall: Duration,
 }
 
+pub mod claims;
 mod pg;
 mod sqlite;
 
+pub use claims::{Claim, Lease, Progress, WorkerProgress};
+
 /// The schema version this build writes and reads. A store of another
-/// version is refused ([`StoreError::Version`]).
-pub const STORE_FORMAT: &str = "1";
+/// version is refused ([`StoreError::Version`]); version 1 is upgraded.
+pub const STORE_FORMAT: &str = "2";
 /// [`STORE_FORMAT`] as a number, as PostgreSQL's `schema_version` holds it.
-pub const SCHEMA_VERSION: i64 = 1;
+pub const SCHEMA_VERSION: i64 = 2;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -101,6 +113,8 @@ pub enum StoreError {
     Empty { path: String },
     #[error("{path}: no game {index} in the store")]
     NoGame { path: String, index: u64 },
+    #[error("{path}: {message}")]
+    Worker { path: String, message: String },
     #[error("{path}: game {index}: the stored log is damaged: {message}")]
     Log {
         path: String,
@@ -242,15 +256,43 @@ pub struct LiveInsert {
 pub trait Backend: Send {
     /// The store's name for messages (no password).
     fn name(&self) -> &str;
+    /// Another handle on the same store, for another thread (the
+    /// heartbeat): a new SQLite connection, or the same PostgreSQL pool.
+    fn another(&self) -> Result<Box<dyn Backend>, StoreError>;
     /// One `meta` value.
     fn get(&self, key: &str) -> Result<Option<String>, StoreError>;
-    /// Writes `meta` rows in one transaction.
+    /// Writes (or overwrites) `meta` rows in one transaction.
     fn put_meta(&mut self, rows: &[(&str, String)]) -> Result<(), StoreError>;
     /// The indices of the stored games.
     fn done(&self) -> Result<BTreeSet<u64>, StoreError>;
-    /// Stores a game and its seats, and forgets it as a live game, in one
-    /// transaction; a game already stored is an error and changes nothing.
-    fn insert(&mut self, game: &GameInsert) -> Result<(), StoreError>;
+    /// Stores a game and its seats, marks it done in the schedule, counts it
+    /// for its worker and forgets it as a live game, in one transaction,
+    /// provided `lease` still holds the game's claim; `Ok(false)` (and
+    /// nothing changed) when another worker claimed it since. A game
+    /// already stored is an error and changes nothing.
+    fn insert(&mut self, game: &GameInsert, lease: &Lease) -> Result<bool, StoreError>;
+    /// Writes the schedule rows not yet written (one transaction per
+    /// chunk), then marks done those whose game is already stored.
+    fn write_schedule(&mut self, rows: &[claims::ScheduleInsert]) -> Result<(), StoreError>;
+    /// Claims up to `n` games, lowest index first, that are not done and
+    /// not leased (or whose lease expired): each is leased to `worker` for
+    /// `lease`, its claim count raised by one, its live rows deleted.
+    fn claim(
+        &mut self,
+        worker: &str,
+        n: usize,
+        lease: Duration,
+    ) -> Result<Vec<claims::ClaimRow>, StoreError>;
+    /// Extends `worker`'s leases on `held` (game indices) to now + `lease`,
+    /// and marks the worker seen.
+    fn heartbeat(&mut self, worker: &str, held: &[i64], lease: Duration) -> Result<(), StoreError>;
+    /// Gives back `worker`'s claims on `held` games not done.
+    fn release(&mut self, worker: &str, held: &[i64]) -> Result<(), StoreError>;
+    /// Records a worker starting (a restarted id starts its count over).
+    fn register(&mut self, worker: &str, host: &str) -> Result<(), StoreError>;
+    /// Games not done, games leased now, and each worker's count and
+    /// times (milliseconds on the store's clock).
+    fn progress(&self) -> Result<claims::ProgressRows, StoreError>;
     /// Forgets every game in play.
     fn live_clear(&mut self) -> Result<(), StoreError>;
     /// Appends events of games in play in one transaction.
@@ -267,6 +309,7 @@ pub trait Backend: Send {
 
 pub struct Store {
     db: Box<dyn Backend>,
+    path: std::path::PathBuf,
 }
 
 impl Store {
@@ -279,7 +322,10 @@ impl Store {
         } else {
             Box::new(sqlite::SqliteStore::open(path)?)
         };
-        let store = Store { db };
+        let store = Store {
+            db,
+            path: path.to_path_buf(),
+        };
         if let Some(found) = store.db.get("format")?
             && found != STORE_FORMAT
         {
@@ -295,6 +341,19 @@ impl Store {
     /// The store's name for messages.
     pub fn name(&self) -> &str {
         self.db.name()
+    }
+
+    /// The path or URL the store was opened with.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Another handle on the same store, for another thread.
+    pub fn another(&self) -> Result<Store, StoreError> {
+        Ok(Store {
+            db: self.db.another()?,
+            path: self.path.clone(),
+        })
     }
 
     /// The tournament this store holds, if any.
@@ -359,8 +418,15 @@ impl Store {
         self.db.done()
     }
 
-    /// Stores one finished game and its seats in one transaction.
-    pub fn insert(&mut self, game: &FinishedGame, t: &Tournament) -> Result<(), StoreError> {
+    /// Stores one finished game and its seats in one transaction, if
+    /// `lease` still holds its claim: `Ok(false)` (nothing stored) when
+    /// another worker claimed the game since.
+    pub fn insert(
+        &mut self,
+        game: &FinishedGame,
+        t: &Tournament,
+        lease: &Lease,
+    ) -> Result<bool, StoreError> {
         let record = &game.record;
         let specs: Vec<_> = game.seats.iter().map(|&b| t.bots[b].spec.clone()).collect();
         let log = compress(&GameLog::from_record(record, &specs));
@@ -390,7 +456,7 @@ impl Store {
                 }
             })
             .collect();
-        self.db.insert(&GameInsert {
+        let row = GameInsert {
             index: game.index as i64,
             setting: game.setting as i64,
             seed: game.seed as i64,
@@ -401,7 +467,8 @@ impl Store {
             wall_ms: game.wall.as_secs_f64() * 1000.0,
             log,
             seats,
-        })
+        };
+        self.db.insert(&row, lease)
     }
 
     /// Forgets every game in play (a run begins or ends; nothing is playing).

@@ -226,7 +226,7 @@ fn a_store_of_another_schema_version_is_refused_with_both_versions_named() {
         .unwrap();
     let refused = refusal(&url);
     assert!(
-        refused.contains("schema version 7") && refused.contains("version 1 only"),
+        refused.contains("schema version 7") && refused.contains("version 2 only"),
         "{refused}"
     );
 
@@ -242,7 +242,7 @@ fn a_store_of_another_schema_version_is_refused_with_both_versions_named() {
     drop(conn);
     let refused = refusal(file.to_str().unwrap());
     assert!(
-        refused.contains("schema version 7") && refused.contains("version 1 only"),
+        refused.contains("schema version 7") && refused.contains("version 2 only"),
         "{refused}"
     );
 }

@@ -22,6 +22,9 @@ pub enum BenchCommand {
     /// Time per decision of sleuth at a full table on the classic deck:
     /// calls, mean, p95 and max per request kind
     Decisions(super::bench_decisions::DecisionsArgs),
+    /// Games per second of a tournament with 1, 2 and 4 worker processes on
+    /// a PostgreSQL store, and the claim + store cost per game against SQLite
+    Workers(super::bench_workers::WorkersArgs),
 }
 
 #[derive(clap::Args)]
@@ -53,6 +56,7 @@ pub fn run(command: BenchCommand) -> anyhow::Result<ExitCode> {
     match command {
         BenchCommand::Strength(args) => strength(&args),
         BenchCommand::Decisions(args) => super::bench_decisions::decisions(&args),
+        BenchCommand::Workers(args) => super::bench_workers::workers(&args),
     }
 }
 

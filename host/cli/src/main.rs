@@ -8,6 +8,7 @@
 
 mod bench;
 mod bench_decisions;
+mod bench_workers;
 mod board;
 mod framework;
 mod human;

@@ -1,4 +1,4 @@
-//! `clue tournament run | resume | report`.
+//! `clue tournament run | resume | worker | report`.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -10,7 +10,7 @@ use anyhow::Context;
 use clap::Subcommand;
 use clue_arena::config::{self, Tournament};
 use clue_arena::report::{self, Format};
-use clue_arena::runner::{self, RunOptions, SpecConnector};
+use clue_arena::runner::{self, RunOptions, SpecConnector, WorkerOptions};
 use clue_arena::stats;
 use clue_arena::store::{self, Store};
 
@@ -27,6 +27,8 @@ pub enum TournamentCommand {
         /// Print no progress bar and no standings while running
         #[arg(long)]
         quiet: bool,
+        #[command(flatten)]
+        player: PlayerArgs,
     },
     /// Finish the schedule of the tournament recorded in a store
     Resume {
@@ -35,6 +37,24 @@ pub enum TournamentCommand {
         /// Print no progress bar and no standings while running
         #[arg(long)]
         quiet: bool,
+        #[command(flatten)]
+        player: PlayerArgs,
+    },
+    /// Play games of a tournament started with `run --db postgres://...`,
+    /// on this machine, beside the coordinator and other workers
+    Worker {
+        /// The store the coordinator writes to
+        #[arg(long, value_name = "URL")]
+        db: PathBuf,
+        /// This machine's copy of the tournament file (default: the path the
+        /// coordinator's had); its bots and boards must be the same files
+        #[arg(long, value_name = "FILE")]
+        file: Option<PathBuf>,
+        /// Print no progress bar and no standings while running
+        #[arg(long)]
+        quiet: bool,
+        #[command(flatten)]
+        player: PlayerArgs,
     },
     /// Print the standings and statistics of a store
     Report {
@@ -45,22 +65,84 @@ pub enum TournamentCommand {
     },
 }
 
+/// How this process plays its part of the schedule.
+#[derive(clap::Args)]
+pub struct PlayerArgs {
+    /// Games played at once by this process (default: the file's
+    /// `concurrency`); 0 plays none and only follows the others
+    #[arg(long, value_name = "N")]
+    concurrency: Option<usize>,
+    /// Seconds a claimed game stays this process's without a heartbeat: a
+    /// process that dies has its games played by another this long after
+    #[arg(long, value_name = "SECONDS", default_value_t = runner::DEFAULT_LEASE.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..))]
+    lease: u64,
+    /// This process's name among the store's workers (default: HOST:PID:XXXX)
+    #[arg(long, value_name = "NAME")]
+    id: Option<String>,
+}
+
+impl PlayerArgs {
+    fn worker(&self, t: &Tournament) -> WorkerOptions {
+        let mut worker = WorkerOptions::new(self.concurrency.unwrap_or(t.concurrency));
+        worker.lease = Duration::from_secs(self.lease);
+        if let Some(id) = &self.id {
+            worker.id = id.clone();
+        }
+        worker
+    }
+}
+
+/// Which part the process plays.
+enum Part {
+    /// Writes the schedule, then plays.
+    Coordinator,
+    /// Plays a schedule written by a coordinator.
+    Worker,
+}
+
 pub fn run(command: TournamentCommand) -> anyhow::Result<ExitCode> {
     match command {
-        TournamentCommand::Run { file, db, quiet } => {
+        TournamentCommand::Run {
+            file,
+            db,
+            quiet,
+            player,
+        } => {
             let t = config::load(&file)?;
             let db = db.unwrap_or_else(|| t.store.clone());
-            play(&t, &db, quiet)
+            runner::build(&t)?;
+            let store = Store::open(&db)?;
+            play(&t, store, quiet, &player.worker(&t), Part::Coordinator)
         }
-        TournamentCommand::Resume { db, quiet } => {
+        TournamentCommand::Resume { db, quiet, player } => {
             if !store::exists(&db) {
                 anyhow::bail!("{}: no such results store", db.display());
             }
             let store = Store::open(&db)?;
             let meta = store.require_meta()?;
-            drop(store);
             let t = config::parse(&meta.source, &meta.file, Path::new(&meta.base_dir))?;
-            play(&t, &db, quiet)
+            runner::build(&t)?;
+            play(&t, store, quiet, &player.worker(&t), Part::Coordinator)
+        }
+        TournamentCommand::Worker {
+            db,
+            file,
+            quiet,
+            player,
+        } => {
+            let store = Store::open(&db)?;
+            let meta = store.require_meta()?;
+            let file = match file {
+                Some(file) => file,
+                None => PathBuf::from(store.origin()?.unwrap_or(meta.file)),
+            };
+            let t = config::load(&file)?;
+            // The bots are built by the coordinator and copied here: a worker
+            // checks they are the same files, and builds nothing.
+            config::check_files(&t, true)?;
+            store.check_worker(&t)?;
+            play(&t, store, quiet, &player.worker(&t), Part::Worker)
         }
         TournamentCommand::Report { db, format } => {
             if !store::exists(&db) {
@@ -76,9 +158,15 @@ pub fn run(command: TournamentCommand) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn play(t: &Tournament, db: &Path, quiet: bool) -> anyhow::Result<ExitCode> {
-    runner::build(t)?;
-    let mut store = Store::open(db)?;
+fn play(
+    t: &Tournament,
+    mut store: Store,
+    quiet: bool,
+    worker: &WorkerOptions,
+    part: Part,
+) -> anyhow::Result<ExitCode> {
+    let db = store.path().to_path_buf();
+    let db = db.as_path();
     let stop = Arc::new(AtomicBool::new(false));
     {
         let stop = stop.clone();
@@ -96,15 +184,19 @@ fn play(t: &Tournament, db: &Path, quiet: bool) -> anyhow::Result<ExitCode> {
         standings_every: (!quiet).then_some(Duration::from_secs(15)),
     };
     let start = Instant::now();
-    let summary = runner::run(t, &mut store, &SpecConnector, &options)
-        .with_context(|| format!("running {}", t.file))?;
+    let summary = match part {
+        Part::Coordinator => runner::run_as(t, &mut store, &SpecConnector, &options, worker),
+        Part::Worker => runner::work(t, &mut store, &SpecConnector, &options, worker),
+    }
+    .with_context(|| format!("running {}", t.file))?;
     let took = start.elapsed().as_secs_f64();
     println!("{}", runner::standings_text(&store)?);
     println!(
-        "{} games played in {took:.1}s ({} were already stored), {} of {} done; results in {}",
+        "{} games played here ({}) in {took:.1}s ({} were already stored), {} of {} done; results in {}",
         summary.played,
+        worker.id,
         summary.already,
-        summary.already + summary.played,
+        store.progress()?.done,
         summary.scheduled,
         store::display_name(db)
     );

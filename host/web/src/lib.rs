@@ -87,6 +87,10 @@ pub struct AppState {
     pub games: Mutex<HashMap<u64, Arc<api::Session>>>,
     pub next_id: AtomicU64,
     pub db: Option<PathBuf>,
+    /// The store at `db`, opened at the first request that finds it and
+    /// kept: one SQLite connection, or one PostgreSQL connection pool, for
+    /// the server's lifetime.
+    pub store: Mutex<Option<clue_arena::store::Store>>,
     pub idle_limit: Duration,
     pub allow_bots: bool,
     pub bots: Vec<BotSpec>,
@@ -128,6 +132,7 @@ pub fn router(options: &ServeOptions) -> Router {
         games: Mutex::new(HashMap::new()),
         next_id: AtomicU64::new(1),
         db: options.db.clone(),
+        store: Mutex::new(None),
         idle_limit: options.idle_limit,
         allow_bots: options.allow_bots,
         bots: options.bots.clone(),

@@ -30,6 +30,29 @@ fn open(db: &Path) -> Result<Store, ApiError> {
     Store::open(db).map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))
 }
 
+/// Runs `f` on the server's one handle on the store, opening it the first
+/// time (a store that does not open is tried again at the next request).
+/// Requests take turns on it: a spectators' page asks little.
+fn with_store<T>(
+    app: &AppState,
+    db: &Path,
+    f: impl FnOnce(&Store) -> Result<T, ApiError>,
+) -> Result<T, ApiError> {
+    let mut kept = app.store.lock().map_err(|_| {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the store's handle was poisoned by a failed request",
+        )
+    })?;
+    let store = match kept.take() {
+        Some(store) => store,
+        None => open(db)?,
+    };
+    let result = f(&store);
+    *kept = Some(store);
+    result
+}
+
 async fn blocking<T: Send + 'static>(
     f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
@@ -48,38 +71,41 @@ pub async fn list(State(app): State<Arc<AppState>>) -> Result<Json<Value>, ApiEr
                 json!({ "db": clue_arena::store::display_name(&db), "games": [], "missing": true }),
             ));
         }
-        let store = open(&db)?;
-        let mut games = serde_json::to_value(
-            store
-                .games()
-                .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?,
-        )
-        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
-        // Seeds are 64-bit: as text, so JavaScript shows them exactly.
-        for game in games.as_array_mut().into_iter().flatten() {
-            if let Some(seed) = game.get("seed").and_then(Value::as_u64) {
-                game["seed"] = json!(seed.to_string());
-            }
-        }
-        let live: Vec<Value> = store
-            .live_games()
-            .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
-            .into_iter()
-            .map(|g| {
-                json!({
-                    "index": g.index,
-                    "seed": g.header.seed.to_string(),
-                    "variant": g.header.config.variant,
-                    "bots": g.header.bots.iter().map(ToString::to_string).collect::<Vec<_>>(),
-                    "events": g.events,
-                })
-            })
-            .collect();
-        Ok(Json(
-            json!({ "db": clue_arena::store::display_name(&db), "games": games, "live": live }),
-        ))
+        with_store(&app, &db, |store| list_store(store, &db))
     })
     .await
+}
+
+fn list_store(store: &Store, db: &Path) -> Result<Json<Value>, ApiError> {
+    let mut games = serde_json::to_value(
+        store
+            .games()
+            .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?,
+    )
+    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    // Seeds are 64-bit: as text, so JavaScript shows them exactly.
+    for game in games.as_array_mut().into_iter().flatten() {
+        if let Some(seed) = game.get("seed").and_then(Value::as_u64) {
+            game["seed"] = json!(seed.to_string());
+        }
+    }
+    let live: Vec<Value> = store
+        .live_games()
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
+        .into_iter()
+        .map(|g| {
+            json!({
+                "index": g.index,
+                "seed": g.header.seed.to_string(),
+                "variant": g.header.config.variant,
+                "bots": g.header.bots.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                "events": g.events,
+            })
+        })
+        .collect();
+    Ok(Json(
+        json!({ "db": clue_arena::store::display_name(db), "games": games, "live": live }),
+    ))
 }
 
 /// A stored game, or else one still in play (its events so far, no summary).
@@ -116,8 +142,7 @@ pub async fn game(
         .parse()
         .map_err(|_| ApiError::new(StatusCode::NOT_FOUND, format!("no game `{index}`")))?;
     blocking(move || {
-        let store = open(&db)?;
-        let log = stored_or_live(&store, index)?;
+        let log = with_store(&app, &db, |store| stored_or_live(store, index))?;
         let live = log.summary.is_none();
         let setup = view::probe(&log.header.config, log.header.seed)
             .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?;

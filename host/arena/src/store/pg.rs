@@ -6,8 +6,11 @@
 //! under an advisory lock (so workers starting together do not race) and
 //! recorded in `schema_version`. A store whose version is newer than this
 //! build knows is refused with both versions named. Hand-numbered rather than
-//! a migration crate: there is one script so far, and the version check is
+//! a migration crate: there are two short scripts, and the version check is
 //! the part that matters, shared in spirit with the SQLite store's `format`.
+//!
+//! Leases are timed on the server's clock (`clock_timestamp()` in
+//! milliseconds), so the workers' clocks need not agree.
 
 use std::collections::BTreeSet;
 use std::time::Duration;
@@ -15,15 +18,21 @@ use std::time::Duration;
 use postgres::{Client, NoTls};
 use r2d2_postgres::{PostgresConnectionManager, r2d2};
 
+use super::claims::{ClaimRow, ProgressRows, ScheduleInsert};
 use super::{
-    Backend, GameInsert, GameRow, LiveInsert, SCHEMA_VERSION, SeatRow, StoreError, attach_seats,
+    Backend, GameInsert, GameRow, Lease, LiveInsert, SCHEMA_VERSION, SeatRow, StoreError,
+    attach_seats,
 };
+
+/// The server's clock in milliseconds since the epoch.
+const NOW_MS: &str = "(extract(epoch FROM clock_timestamp()) * 1000)::BIGINT";
 
 /// The schema's migrations: version, then the SQL that brings the previous
 /// version to it.
-const MIGRATIONS: &[(i64, &str)] = &[(
-    1,
-    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+const MIGRATIONS: &[(i64, &str)] = &[
+    (
+        1,
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
      CREATE TABLE games (
          idx BIGINT PRIMARY KEY, setting BIGINT NOT NULL, seed BIGINT NOT NULL,
          variant TEXT NOT NULL, players BIGINT NOT NULL, winner BIGINT,
@@ -39,13 +48,27 @@ const MIGRATIONS: &[(i64, &str)] = &[(
      CREATE TABLE live_events (
          game BIGINT NOT NULL, seq BIGINT NOT NULL, entry TEXT NOT NULL,
          PRIMARY KEY (game, seq));",
-)];
+    ),
+    (
+        2,
+        "CREATE TABLE schedule (
+         idx BIGINT PRIMARY KEY, setting BIGINT NOT NULL, seed BIGINT NOT NULL,
+         seats TEXT NOT NULL, done BOOLEAN NOT NULL DEFAULT FALSE, worker TEXT,
+         claims BIGINT NOT NULL DEFAULT 0, lease_until BIGINT);
+     CREATE INDEX schedule_open ON schedule (idx) WHERE NOT done;
+     CREATE TABLE workers (
+         id TEXT PRIMARY KEY, host TEXT NOT NULL, started BIGINT NOT NULL,
+         last_seen BIGINT NOT NULL, stored BIGINT NOT NULL DEFAULT 0);
+     UPDATE meta SET value = '2' WHERE key = 'format';",
+    ),
+];
 
 /// The advisory lock key that serialises migrations ("clue" in ASCII).
 const MIGRATION_LOCK: i64 = 0x636c_7565;
 
 type Pool = r2d2::Pool<PostgresConnectionManager<NoTls>>;
 
+#[derive(Clone)]
 pub struct PgStore {
     pool: Pool,
     name: String,
@@ -153,6 +176,10 @@ impl Backend for PgStore {
         &self.name
     }
 
+    fn another(&self) -> Result<Box<dyn Backend>, StoreError> {
+        Ok(Box::new(self.clone()))
+    }
+
     fn get(&self, key: &str) -> Result<Option<String>, StoreError> {
         let row = self
             .client()?
@@ -165,8 +192,12 @@ impl Backend for PgStore {
         let mut client = self.client()?;
         let mut tx = client.transaction().map_err(|e| self.pg(e))?;
         for (k, v) in rows {
-            tx.execute("INSERT INTO meta (key, value) VALUES ($1, $2)", &[k, v])
-                .map_err(|e| self.pg(e))?;
+            tx.execute(
+                "INSERT INTO meta (key, value) VALUES ($1, $2)
+                 ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+                &[k, v],
+            )
+            .map_err(|e| self.pg(e))?;
         }
         tx.commit().map_err(|e| self.pg(e))
     }
@@ -179,9 +210,20 @@ impl Backend for PgStore {
         Ok(rows.iter().map(|r| r.get::<_, i64>(0) as u64).collect())
     }
 
-    fn insert(&mut self, game: &GameInsert) -> Result<(), StoreError> {
+    fn insert(&mut self, game: &GameInsert, lease: &Lease) -> Result<bool, StoreError> {
         let mut client = self.client()?;
         let mut tx = client.transaction().map_err(|e| self.pg(e))?;
+        // The row stays locked to the commit: no claim slips in between.
+        let holder = tx
+            .query_opt(
+                "SELECT worker, claims FROM schedule WHERE idx = $1 FOR UPDATE",
+                &[&game.index],
+            )
+            .map_err(|e| self.pg(e))?
+            .map(|r| (r.get::<_, Option<String>>(0), r.get::<_, i64>(1)));
+        if holder != Some((Some(lease.worker.clone()), lease.claims)) {
+            return Ok(false);
+        }
         tx.execute(
             "INSERT INTO games (idx, setting, seed, variant, players, winner, rounds, wall_ms, log)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
@@ -223,11 +265,172 @@ impl Backend for PgStore {
             )
             .map_err(|e| self.pg(e))?;
         }
+        tx.execute(
+            "UPDATE schedule SET done = TRUE, lease_until = NULL WHERE idx = $1",
+            &[&game.index],
+        )
+        .map_err(|e| self.pg(e))?;
+        tx.execute(
+            &format!("UPDATE workers SET stored = stored + 1, last_seen = {NOW_MS} WHERE id = $1"),
+            &[&lease.worker],
+        )
+        .map_err(|e| self.pg(e))?;
         tx.execute("DELETE FROM live_events WHERE game = $1", &[&game.index])
             .map_err(|e| self.pg(e))?;
         tx.execute("DELETE FROM live_games WHERE idx = $1", &[&game.index])
             .map_err(|e| self.pg(e))?;
-        tx.commit().map_err(|e| self.pg(e))
+        tx.commit().map_err(|e| self.pg(e))?;
+        Ok(true)
+    }
+
+    fn write_schedule(&mut self, rows: &[ScheduleInsert]) -> Result<(), StoreError> {
+        let mut client = self.client()?;
+        // Arrays of 10 000 rows a statement: a million-game schedule is a
+        // hundred round trips.
+        for chunk in rows.chunks(10_000) {
+            let index: Vec<i64> = chunk.iter().map(|r| r.index).collect();
+            let setting: Vec<i64> = chunk.iter().map(|r| r.setting).collect();
+            let seed: Vec<i64> = chunk.iter().map(|r| r.seed).collect();
+            let seats: Vec<&str> = chunk.iter().map(|r| r.seats.as_str()).collect();
+            client
+                .execute(
+                    "INSERT INTO schedule (idx, setting, seed, seats)
+                     SELECT * FROM unnest($1::BIGINT[], $2::BIGINT[], $3::BIGINT[], $4::TEXT[])
+                     ON CONFLICT (idx) DO NOTHING",
+                    &[&index, &setting, &seed, &seats],
+                )
+                .map_err(|e| self.pg(e))?;
+        }
+        client
+            .execute(
+                "UPDATE schedule SET done = TRUE, lease_until = NULL
+                 WHERE NOT done AND idx IN (SELECT idx FROM games)",
+                &[],
+            )
+            .map_err(|e| self.pg(e))?;
+        Ok(())
+    }
+
+    fn claim(
+        &mut self,
+        worker: &str,
+        n: usize,
+        lease: Duration,
+    ) -> Result<Vec<ClaimRow>, StoreError> {
+        let mut client = self.client()?;
+        let mut tx = client.transaction().map_err(|e| self.pg(e))?;
+        let rows = tx
+            .query(
+                &format!(
+                    "UPDATE schedule s SET worker = $1, claims = s.claims + 1,
+                         lease_until = {NOW_MS} + $2
+                     FROM (SELECT idx FROM schedule
+                           WHERE NOT done AND (lease_until IS NULL OR lease_until < {NOW_MS})
+                           ORDER BY idx LIMIT $3
+                           FOR UPDATE SKIP LOCKED) c
+                     WHERE s.idx = c.idx
+                     RETURNING s.idx, s.setting, s.seed, s.seats, s.claims"
+                ),
+                &[&worker, &(lease.as_millis() as i64), &(n as i64)],
+            )
+            .map_err(|e| self.pg(e))?;
+        let mut out: Vec<ClaimRow> = rows
+            .iter()
+            .map(|r| ClaimRow {
+                index: r.get(0),
+                setting: r.get(1),
+                seed: r.get(2),
+                seats: r.get(3),
+                claims: r.get(4),
+            })
+            .collect();
+        out.sort_by_key(|c| c.index);
+        let claimed: Vec<i64> = out.iter().map(|c| c.index).collect();
+        if !claimed.is_empty() {
+            // A game claimed again starts its live rows over.
+            tx.execute("DELETE FROM live_events WHERE game = ANY($1)", &[&claimed])
+                .map_err(|e| self.pg(e))?;
+            tx.execute("DELETE FROM live_games WHERE idx = ANY($1)", &[&claimed])
+                .map_err(|e| self.pg(e))?;
+        }
+        tx.commit().map_err(|e| self.pg(e))?;
+        Ok(out)
+    }
+
+    fn heartbeat(&mut self, worker: &str, held: &[i64], lease: Duration) -> Result<(), StoreError> {
+        let mut client = self.client()?;
+        let lease = lease.as_millis() as i64;
+        client
+            .execute(
+                &format!(
+                    "UPDATE schedule SET lease_until = {NOW_MS} + $3
+                     WHERE idx = ANY($1) AND worker = $2 AND NOT done"
+                ),
+                &[&held, &worker, &lease],
+            )
+            .map_err(|e| self.pg(e))?;
+        client
+            .execute(
+                &format!("UPDATE workers SET last_seen = {NOW_MS} WHERE id = $1"),
+                &[&worker],
+            )
+            .map_err(|e| self.pg(e))?;
+        Ok(())
+    }
+
+    fn release(&mut self, worker: &str, held: &[i64]) -> Result<(), StoreError> {
+        self.client()?
+            .execute(
+                "UPDATE schedule SET lease_until = NULL
+                 WHERE idx = ANY($1) AND worker = $2 AND NOT done",
+                &[&held, &worker],
+            )
+            .map(|_| ())
+            .map_err(|e| self.pg(e))
+    }
+
+    fn register(&mut self, worker: &str, host: &str) -> Result<(), StoreError> {
+        self.client()?
+            .execute(
+                &format!(
+                    "INSERT INTO workers (id, host, started, last_seen, stored)
+                     VALUES ($1, $2, {NOW_MS}, {NOW_MS}, 0)
+                     ON CONFLICT (id) DO UPDATE SET host = EXCLUDED.host,
+                         started = EXCLUDED.started, last_seen = EXCLUDED.last_seen, stored = 0"
+                ),
+                &[&worker, &host],
+            )
+            .map(|_| ())
+            .map_err(|e| self.pg(e))
+    }
+
+    fn progress(&self) -> Result<ProgressRows, StoreError> {
+        let mut client = self.client()?;
+        let row = client
+            .query_one(
+                &format!(
+                    "SELECT COUNT(*), COUNT(*) FILTER (WHERE lease_until >= {NOW_MS}), {NOW_MS}
+                     FROM schedule WHERE NOT done"
+                ),
+                &[],
+            )
+            .map_err(|e| self.pg(e))?;
+        let (remaining, in_play, now_ms): (i64, i64, i64) = (row.get(0), row.get(1), row.get(2));
+        let workers = client
+            .query(
+                "SELECT id, host, started, last_seen, stored FROM workers",
+                &[],
+            )
+            .map_err(|e| self.pg(e))?
+            .iter()
+            .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3), r.get(4)))
+            .collect();
+        Ok(ProgressRows {
+            remaining: remaining as u64,
+            in_play: in_play as u64,
+            now_ms,
+            workers,
+        })
     }
 
     fn live_clear(&mut self) -> Result<(), StoreError> {

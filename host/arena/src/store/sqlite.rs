@@ -3,9 +3,12 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use rusqlite::{Connection, OptionalExtension, params};
+use std::time::Duration;
 
-use super::{Backend, GameInsert, GameRow, LiveInsert, SeatRow, StoreError, attach_seats};
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+
+use super::claims::{ClaimRow, ProgressRows, ScheduleInsert, now_ms};
+use super::{Backend, GameInsert, GameRow, Lease, LiveInsert, SeatRow, StoreError, attach_seats};
 
 pub struct SqliteStore {
     conn: Connection,
@@ -41,10 +44,24 @@ impl SqliteStore {
              CREATE TABLE IF NOT EXISTS live_games (idx INTEGER PRIMARY KEY, header TEXT NOT NULL);
              CREATE TABLE IF NOT EXISTS live_events (
                  game INTEGER NOT NULL, seq INTEGER NOT NULL, entry TEXT NOT NULL,
-                 PRIMARY KEY (game, seq));",
+                 PRIMARY KEY (game, seq));
+             CREATE TABLE IF NOT EXISTS schedule (
+                 idx INTEGER PRIMARY KEY, setting INTEGER NOT NULL, seed INTEGER NOT NULL,
+                 seats TEXT NOT NULL, done INTEGER NOT NULL DEFAULT 0, worker TEXT,
+                 claims INTEGER NOT NULL DEFAULT 0, lease_until INTEGER);
+             CREATE INDEX IF NOT EXISTS schedule_open ON schedule (idx) WHERE done = 0;
+             CREATE TABLE IF NOT EXISTS workers (
+                 id TEXT PRIMARY KEY, host TEXT NOT NULL, started INTEGER NOT NULL,
+                 last_seen INTEGER NOT NULL, stored INTEGER NOT NULL DEFAULT 0);
+             -- Version 1 had no schedule: the tables above are the upgrade.
+             UPDATE meta SET value = '2' WHERE key = 'format' AND value = '1';",
         )
         .map_err(sql)?;
         Ok(SqliteStore { conn, path: name })
+    }
+
+    fn open_path(&self) -> &Path {
+        Path::new(&self.path)
     }
 
     fn sql(&self, source: rusqlite::Error) -> StoreError {
@@ -58,6 +75,10 @@ impl SqliteStore {
 impl Backend for SqliteStore {
     fn name(&self) -> &str {
         &self.path
+    }
+
+    fn another(&self) -> Result<Box<dyn Backend>, StoreError> {
+        Ok(Box::new(SqliteStore::open(self.open_path())?))
     }
 
     fn get(&self, key: &str) -> Result<Option<String>, StoreError> {
@@ -76,7 +97,7 @@ impl Backend for SqliteStore {
         let tx = self.conn.transaction().map_err(sql)?;
         for (k, v) in rows {
             tx.execute(
-                "INSERT INTO meta (key, value) VALUES (?1, ?2)",
+                "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
                 params![k, v],
             )
             .map_err(sql)?;
@@ -99,13 +120,29 @@ impl Backend for SqliteStore {
         Ok(out)
     }
 
-    fn insert(&mut self, game: &GameInsert) -> Result<(), StoreError> {
+    fn insert(&mut self, game: &GameInsert, lease: &Lease) -> Result<bool, StoreError> {
         let path = self.path.clone();
         let sql = |source| StoreError::Sql {
             path: path.clone(),
             source,
         };
-        let tx = self.conn.transaction().map_err(sql)?;
+        // IMMEDIATE: the write lock first, so the lease read below cannot
+        // change before the commit.
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(sql)?;
+        let holder: Option<(Option<String>, i64)> = tx
+            .query_row(
+                "SELECT worker, claims FROM schedule WHERE idx = ?1",
+                [game.index],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()
+            .map_err(sql)?;
+        if holder != Some((Some(lease.worker.clone()), lease.claims)) {
+            return Ok(false);
+        }
         tx.execute(
             "INSERT INTO games (idx, setting, seed, variant, players, winner, rounds, wall_ms, log)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
@@ -147,11 +184,191 @@ impl Backend for SqliteStore {
             )
             .map_err(sql)?;
         }
+        tx.execute(
+            "UPDATE schedule SET done = 1, lease_until = NULL WHERE idx = ?1",
+            [game.index],
+        )
+        .map_err(sql)?;
+        tx.execute(
+            "UPDATE workers SET stored = stored + 1, last_seen = ?2 WHERE id = ?1",
+            params![lease.worker, now_ms()],
+        )
+        .map_err(sql)?;
         tx.execute("DELETE FROM live_events WHERE game = ?1", [game.index])
             .map_err(sql)?;
         tx.execute("DELETE FROM live_games WHERE idx = ?1", [game.index])
             .map_err(sql)?;
+        tx.commit().map_err(sql)?;
+        Ok(true)
+    }
+
+    fn write_schedule(&mut self, rows: &[ScheduleInsert]) -> Result<(), StoreError> {
+        let path = self.path.clone();
+        let sql = |source| StoreError::Sql {
+            path: path.clone(),
+            source,
+        };
+        let tx = self.conn.transaction().map_err(sql)?;
+        {
+            let mut insert = tx
+                .prepare(
+                    "INSERT OR IGNORE INTO schedule (idx, setting, seed, seats)
+                     VALUES (?1, ?2, ?3, ?4)",
+                )
+                .map_err(sql)?;
+            for r in rows {
+                insert
+                    .execute(params![r.index, r.setting, r.seed, r.seats])
+                    .map_err(sql)?;
+            }
+        }
+        tx.execute(
+            "UPDATE schedule SET done = 1, lease_until = NULL
+             WHERE done = 0 AND idx IN (SELECT idx FROM games)",
+            [],
+        )
+        .map_err(sql)?;
         tx.commit().map_err(sql)
+    }
+
+    fn claim(
+        &mut self,
+        worker: &str,
+        n: usize,
+        lease: Duration,
+    ) -> Result<Vec<ClaimRow>, StoreError> {
+        let path = self.path.clone();
+        let sql = |source| StoreError::Sql {
+            path: path.clone(),
+            source,
+        };
+        let now = now_ms();
+        let until = now + lease.as_millis() as i64;
+        // SQLite has one writer at a time: the IMMEDIATE transaction is what
+        // `FOR UPDATE SKIP LOCKED` is on PostgreSQL.
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(sql)?;
+        let mut out = Vec::new();
+        {
+            let mut pick = tx
+                .prepare(
+                    "SELECT idx, setting, seed, seats, claims FROM schedule
+                     WHERE done = 0 AND (lease_until IS NULL OR lease_until < ?1)
+                     ORDER BY idx LIMIT ?2",
+                )
+                .map_err(sql)?;
+            let rows = pick
+                .query_map(params![now, n as i64], |r| {
+                    Ok(ClaimRow {
+                        index: r.get(0)?,
+                        setting: r.get(1)?,
+                        seed: r.get(2)?,
+                        seats: r.get(3)?,
+                        claims: r.get::<_, i64>(4)? + 1,
+                    })
+                })
+                .map_err(sql)?;
+            for r in rows {
+                out.push(r.map_err(sql)?);
+            }
+        }
+        for c in &out {
+            tx.execute(
+                "UPDATE schedule SET worker = ?2, claims = ?3, lease_until = ?4 WHERE idx = ?1",
+                params![c.index, worker, c.claims, until],
+            )
+            .map_err(sql)?;
+            tx.execute("DELETE FROM live_events WHERE game = ?1", [c.index])
+                .map_err(sql)?;
+            tx.execute("DELETE FROM live_games WHERE idx = ?1", [c.index])
+                .map_err(sql)?;
+        }
+        tx.commit().map_err(sql)?;
+        Ok(out)
+    }
+
+    fn heartbeat(&mut self, worker: &str, held: &[i64], lease: Duration) -> Result<(), StoreError> {
+        let path = self.path.clone();
+        let sql = |source| StoreError::Sql {
+            path: path.clone(),
+            source,
+        };
+        let now = now_ms();
+        let tx = self.conn.transaction().map_err(sql)?;
+        for idx in held {
+            tx.execute(
+                "UPDATE schedule SET lease_until = ?3 WHERE idx = ?1 AND worker = ?2 AND done = 0",
+                params![idx, worker, now + lease.as_millis() as i64],
+            )
+            .map_err(sql)?;
+        }
+        tx.execute(
+            "UPDATE workers SET last_seen = ?2 WHERE id = ?1",
+            params![worker, now],
+        )
+        .map_err(sql)?;
+        tx.commit().map_err(sql)
+    }
+
+    fn release(&mut self, worker: &str, held: &[i64]) -> Result<(), StoreError> {
+        let path = self.path.clone();
+        let sql = |source| StoreError::Sql {
+            path: path.clone(),
+            source,
+        };
+        let tx = self.conn.transaction().map_err(sql)?;
+        for idx in held {
+            tx.execute(
+                "UPDATE schedule SET lease_until = NULL WHERE idx = ?1 AND worker = ?2 AND done = 0",
+                params![idx, worker],
+            )
+            .map_err(sql)?;
+        }
+        tx.commit().map_err(sql)
+    }
+
+    fn register(&mut self, worker: &str, host: &str) -> Result<(), StoreError> {
+        let now = now_ms();
+        self.conn
+            .execute(
+                "INSERT OR REPLACE INTO workers (id, host, started, last_seen, stored)
+                 VALUES (?1, ?2, ?3, ?3, 0)",
+                params![worker, host, now],
+            )
+            .map(|_| ())
+            .map_err(|e| self.sql(e))
+    }
+
+    fn progress(&self) -> Result<ProgressRows, StoreError> {
+        let now = now_ms();
+        let (remaining, in_play): (i64, i64) = self
+            .conn
+            .query_row(
+                "SELECT COUNT(*), COALESCE(SUM(lease_until >= ?1), 0)
+                 FROM schedule WHERE done = 0",
+                [now],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .map_err(|e| self.sql(e))?;
+        let mut stmt = self
+            .conn
+            .prepare("SELECT id, host, started, last_seen, stored FROM workers")
+            .map_err(|e| self.sql(e))?;
+        let workers = stmt
+            .query_map([], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+            })
+            .map_err(|e| self.sql(e))?
+            .collect::<Result<_, _>>()
+            .map_err(|e| self.sql(e))?;
+        Ok(ProgressRows {
+            remaining: remaining as u64,
+            in_play: in_play as u64,
+            now_ms: now,
+            workers,
+        })
     }
 
     fn live_clear(&mut self) -> Result<(), StoreError> {
