@@ -79,6 +79,22 @@ pub enum ScheduleKind {
     AllSeatings { repeats: u32 },
     /// `games` tables of N distinct bots drawn from the tournament seed.
     Random { games: u32 },
+    /// The 2014 Speed Clue contest's format (its `tournament.md` and
+    /// `ContestServer.java`): every player count from 3 to min(6, bots),
+    /// every combination of bots, every seat order, `games` games each in a
+    /// row. The player counts are the settings (`players=3`, ...).
+    SpeedclueContest { games: u32 },
+}
+
+impl ScheduleKind {
+    /// The names the file takes, for messages.
+    pub const NAMES: &str = "all-seatings, random or speedclue-contest";
+}
+
+/// The player counts the contest's format plays with `bots` entrants:
+/// `for playerCount in range[3..min(6, number of entries)]`.
+pub fn contest_player_counts(bots: usize) -> std::ops::RangeInclusive<u8> {
+    3..=bots.min(6) as u8
 }
 
 /// One setting of a sweep (or the one setting of a tournament without a sweep).
@@ -253,6 +269,72 @@ pub fn parse(text: &str, file: &str, base_dir: &Path) -> Result<Tournament, File
             "`players` belongs at the top level (or in a sweep setting), not in `options`".into(),
         ));
     }
+    let schedule = match raw.schedule.value.kind.value.as_str() {
+        "all-seatings" => ScheduleKind::AllSeatings {
+            repeats: positive(&raw.schedule.value.repeats, 1, "repeats", file)?,
+        },
+        "random" => match &raw.schedule.value.games {
+            Some(_) => ScheduleKind::Random {
+                games: positive(&raw.schedule.value.games, 1, "games", file)?,
+            },
+            None => {
+                return Err(err(
+                    Pos::from(&raw.schedule),
+                    "a `random` schedule needs `games: G`".into(),
+                ));
+            }
+        },
+        "speedclue-contest" => ScheduleKind::SpeedclueContest {
+            games: positive(&raw.schedule.value.games, 1, "games", file)?,
+        },
+        other => {
+            return Err(err(
+                Pos::from(&raw.schedule.value.kind),
+                format!(
+                    "unknown schedule kind `{other}` (expected {})",
+                    ScheduleKind::NAMES
+                ),
+            ));
+        }
+    };
+
+    // The contest's format plays every player count itself.
+    let contest = matches!(schedule, ScheduleKind::SpeedclueContest { .. });
+    let kind_pos = Pos::from(&raw.schedule.value.kind);
+    if contest {
+        let given = raw.players.as_ref().map(Pos::from).or_else(|| {
+            raw.sweep
+                .iter()
+                .flatten()
+                .find_map(|s| s.value.players.as_ref().map(Pos::from))
+        });
+        if let Some(pos) = given {
+            return Err(err(
+                pos,
+                "the `speedclue-contest` schedule plays every player count from 3 to \
+                 min(6, bots) itself: leave `players` out"
+                    .into(),
+            ));
+        }
+        if raw.bots.value.len() < 3 {
+            return Err(err(
+                Pos::from(&raw.bots),
+                format!(
+                    "the `speedclue-contest` schedule needs at least 3 bots, but only {} are listed",
+                    raw.bots.value.len()
+                ),
+            ));
+        }
+    }
+    // Each setting once, or once per player count of the contest's format.
+    let counts: Vec<Option<u8>> = if contest {
+        contest_player_counts(raw.bots.value.len())
+            .map(Some)
+            .collect()
+    } else {
+        vec![None]
+    };
+
     let top_players = raw.players.as_ref().map(|p| (p.value, Pos::from(p)));
     let settings_raw: Vec<(Option<Pos>, RawOptions)> = match &raw.sweep {
         Some(sweep) if sweep.is_empty() => {
@@ -269,12 +351,16 @@ pub fn parse(text: &str, file: &str, base_dir: &Path) -> Result<Tournament, File
     };
     let mut settings = Vec::new();
     let mut inputs: Vec<(String, String)> = Vec::new();
-    for (setting_pos, over) in &settings_raw {
+    let each = settings_raw
+        .iter()
+        .flat_map(|(pos, over)| counts.iter().map(move |&count| (pos, over, count)));
+    for (setting_pos, over, count) in each {
         let base = base_options.clone().unwrap_or_default();
-        let (players, players_pos) = match (&over.players, top_players) {
-            (Some(p), _) => (p.value, Some(Pos::from(p))),
-            (None, Some((p, pos))) => (p, Some(pos)),
-            (None, None) => (GameConfig::default_players(variant), None),
+        let (players, players_pos) = match (count, &over.players, top_players) {
+            (Some(count), _, _) => (count, Some(kind_pos)),
+            (None, Some(p), _) => (p.value, Some(Pos::from(p))),
+            (None, None, Some((p, pos))) => (p, Some(pos)),
+            (None, None, None) => (GameConfig::default_players(variant), None),
         };
         let pick = |a: &Option<Spanned<u16>>, b: &Option<Spanned<u16>>| {
             a.as_ref().or(b.as_ref()).map(|s| (s.value, Pos::from(s)))
@@ -342,36 +428,13 @@ pub fn parse(text: &str, file: &str, base_dir: &Path) -> Result<Tournament, File
             };
             return Err(err(pos, e.to_string()));
         }
-        let label = if raw.sweep.is_some() {
+        let label = if raw.sweep.is_some() || contest {
             setting_label(&config, over)
         } else {
             "default".to_string()
         };
         settings.push(Setting { label, config });
     }
-
-    let schedule = match raw.schedule.value.kind.value.as_str() {
-        "all-seatings" => ScheduleKind::AllSeatings {
-            repeats: positive(&raw.schedule.value.repeats, 1, "repeats", file)?,
-        },
-        "random" => match &raw.schedule.value.games {
-            Some(_) => ScheduleKind::Random {
-                games: positive(&raw.schedule.value.games, 1, "games", file)?,
-            },
-            None => {
-                return Err(err(
-                    Pos::from(&raw.schedule),
-                    "a `random` schedule needs `games: G`".into(),
-                ));
-            }
-        },
-        other => {
-            return Err(err(
-                Pos::from(&raw.schedule.value.kind),
-                format!("unknown schedule kind `{other}` (expected all-seatings or random)"),
-            ));
-        }
-    };
 
     let limits = raw.limits.unwrap_or_default();
     let mut bots: Vec<BotEntry> = Vec::new();

@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use crate::stats::{Report, SettingReport};
+use crate::stats::{ContestOutcome, Report, SettingReport};
 
 /// The output formats of `clue tournament report`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -29,6 +29,7 @@ pub fn render(report: &Report, format: Format) -> String {
             for s in sections {
                 section(&mut out, s, md);
             }
+            contest_section(&mut out, report, md);
             out
         }
     }
@@ -109,6 +110,61 @@ fn section(out: &mut String, s: &SettingReport, md: bool) {
     }
     out.push_str(&grid(&rows, md));
     out.push('\n');
+}
+
+/// Our wins beside the 2014 Speed Clue contest's count of the same games.
+fn contest_section(out: &mut String, report: &Report, md: bool) {
+    let title = "the 2014 Speed Clue contest's count (a bot disqualified once is out, \
+                 and no game it sat in counts)";
+    if md {
+        let _ = writeln!(out, "### {title}\n");
+    } else {
+        let _ = writeln!(out, "{title}");
+    }
+    let mut rows = vec![
+        [
+            "bot",
+            "games",
+            "wins",
+            "win rate",
+            "contest games",
+            "contest wins",
+            "contest win rate",
+        ]
+        .map(String::from)
+        .to_vec(),
+    ];
+    for c in &report.contest {
+        let mut row = vec![
+            c.bot.clone(),
+            c.games.to_string(),
+            c.wins.to_string(),
+            pct(rate(c.wins, c.games)),
+        ];
+        match &c.contest {
+            ContestOutcome::Counted { games, wins } => row.extend([
+                games.to_string(),
+                wins.to_string(),
+                pct(rate(*wins, *games)),
+            ]),
+            ContestOutcome::Disqualified { reason, game } => row.extend([
+                "-".into(),
+                "-".into(),
+                format!("disqualified - {reason} (game {game})"),
+            ]),
+        }
+        rows.push(row);
+    }
+    out.push_str(&grid(&rows, md));
+    out.push('\n');
+}
+
+fn rate(wins: u32, games: u32) -> f64 {
+    if games == 0 {
+        0.0
+    } else {
+        f64::from(wins) / f64::from(games)
+    }
 }
 
 fn standings_rows(s: &SettingReport) -> Vec<Vec<String>> {

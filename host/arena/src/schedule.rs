@@ -33,6 +33,14 @@ pub fn schedule(t: &Tournament) -> Vec<ScheduledGame> {
                     .collect();
                 (0..repeats).flat_map(|_| one_round.clone()).collect()
             }
+            // The contest's loops (`ContestServer.java`): each combination,
+            // each of its seat orders, `games` games in a row. The player
+            // count is the setting's.
+            ScheduleKind::SpeedclueContest { games: count } => combinations(t.bots.len(), seats)
+                .into_iter()
+                .flat_map(|c| permutations(&c))
+                .flat_map(|order| std::iter::repeat_n(order, count as usize))
+                .collect(),
             ScheduleKind::Random { games: count } => (0..u64::from(count))
                 .map(|g| random_table(t.seed, setting as u64, g, t.bots.len(), seats))
                 .collect(),
@@ -50,7 +58,8 @@ pub fn schedule(t: &Tournament) -> Vec<ScheduledGame> {
     games
 }
 
-/// The k-element subsets of 0..n, in lexicographic order.
+/// The k-element subsets of 0..n, in lexicographic order (the order of the
+/// contest's `util/Combinations.java` over its list of entrants).
 pub fn combinations(n: usize, k: usize) -> Vec<Vec<usize>> {
     let mut out = Vec::new();
     if k > n {
@@ -70,7 +79,9 @@ pub fn combinations(n: usize, k: usize) -> Vec<Vec<usize>> {
     }
 }
 
-/// Every ordering of `items`, in lexicographic order of positions.
+/// Every ordering of `items`, in lexicographic order of positions (the
+/// order of the contest's `util/Permutations.java`, the C++ STL's
+/// `next_permutation` from the identity).
 pub fn permutations(items: &[usize]) -> Vec<Vec<usize>> {
     if items.len() <= 1 {
         return vec![items.to_vec()];

@@ -17,6 +17,33 @@ pub const Z95: f64 = 1.959_963_984_540_054;
 pub struct Report {
     pub settings: Vec<SettingReport>,
     pub total: SettingReport,
+    /// The whole tournament counted as the 2014 Speed Clue contest counted
+    /// it, beside our count; bots in file order.
+    pub contest: Vec<ContestCount>,
+}
+
+/// One bot's wins as we count them and as the 2014 Speed Clue contest's
+/// server counted them (`ContestServer.cleanUp`, written to its
+/// `playerOutcomes.txt` as `identifier,won,played`): a bot disqualified in
+/// any game is out of the count (`disqualified - reason`), and every game
+/// in which a disqualified bot sat is not counted for anyone.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ContestCount {
+    pub bot: String,
+    /// Ours: every game it played, and the games it won.
+    pub games: u32,
+    pub wins: u32,
+    /// The contest's.
+    pub contest: ContestOutcome,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "outcome", rename_all = "kebab-case")]
+pub enum ContestOutcome {
+    /// Games without a disqualified bot: those it played, those it won.
+    Counted { games: u32, wins: u32 },
+    /// Its first disqualification, in game order.
+    Disqualified { reason: String, game: u64 },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -114,7 +141,61 @@ pub fn compute(bots: &[String], settings: &[String], games: &[GameRow]) -> Repor
     Report {
         settings: per_setting,
         total: setting_report("total", bots, &all),
+        contest: contest_count(bots, games),
     }
+}
+
+/// The contest's count beside ours (see [`ContestCount`]). A game nobody
+/// won (which the contest's server could not end with) counts as played
+/// and won by no one.
+pub fn contest_count(bots: &[String], games: &[GameRow]) -> Vec<ContestCount> {
+    let mut first_dq: BTreeMap<&str, (u64, &str)> = BTreeMap::new();
+    for game in games {
+        for seat in &game.seats {
+            if let (Some(bot), Some(reason)) = (&seat.bot, &seat.dq_reason) {
+                let first = first_dq.entry(bot.as_str()).or_insert((game.index, reason));
+                if game.index < first.0 {
+                    *first = (game.index, reason);
+                }
+            }
+        }
+    }
+    bots.iter()
+        .map(|bot| {
+            let (mut games_ours, mut wins_ours, mut games_contest, mut wins_contest) = (0, 0, 0, 0);
+            for game in games {
+                let Some(seat) = game.seats.iter().find(|s| s.bot.as_ref() == Some(bot)) else {
+                    continue;
+                };
+                let won = u32::from(game.winner == Some(seat.seat));
+                games_ours += 1;
+                wins_ours += won;
+                let counted = game
+                    .seats
+                    .iter()
+                    .all(|s| s.bot.as_deref().is_none_or(|b| !first_dq.contains_key(b)));
+                if counted {
+                    games_contest += 1;
+                    wins_contest += won;
+                }
+            }
+            ContestCount {
+                bot: bot.clone(),
+                games: games_ours,
+                wins: wins_ours,
+                contest: match first_dq.get(bot.as_str()) {
+                    Some(&(game, reason)) => ContestOutcome::Disqualified {
+                        reason: reason.to_string(),
+                        game,
+                    },
+                    None => ContestOutcome::Counted {
+                        games: games_contest,
+                        wins: wins_contest,
+                    },
+                },
+            }
+        })
+        .collect()
 }
 
 #[derive(Default)]

@@ -112,7 +112,7 @@ fn unknown_fields_and_bad_values() {
         &format!("variant: speedclue\nschedule: {{kind: round-robin}}\n{GOOD_BOTS}"),
         2,
         18,
-        "unknown schedule kind `round-robin` (expected all-seatings or random)",
+        "unknown schedule kind `round-robin` (expected all-seatings, random or speedclue-contest)",
     );
     check(
         &format!("variant: speedcleu\nschedule: {{kind: all-seatings}}\n{GOOD_BOTS}"),
