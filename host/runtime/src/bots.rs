@@ -153,7 +153,7 @@ impl fmt::Display for BotSpec {
 }
 
 /// The bots compiled into the host.
-pub const BUILTINS: [&str; 3] = ["clueless", "notebook", "sleuth"];
+pub const BUILTINS: [&str; 4] = ["clueless", "notebook", "sleuth", "rival"];
 
 /// `builtin:human`: the person at this terminal (`clue play`; not a tournament entrant).
 pub const HUMAN: &str = "human";
@@ -170,6 +170,7 @@ pub fn builtin(name: &str) -> Option<Box<dyn SeatController>> {
             notebook::Notebook::default(),
         )))),
         "sleuth" => Some(Box::new(Sticky::new(InProcess(sleuth::Sleuth::default())))),
+        "rival" => Some(Box::new(Sticky::new(InProcess(rival::Rival::default())))),
         _ => None,
     }
 }
