@@ -124,7 +124,7 @@ fn unknown_fields_and_bad_values() {
         "variant: speedclue\nplayers: 4\nschedule: {kind: all-seatings}\nbots:\n  - {name: a, kind: builtin, path: notebook}\n  - {name: b, kind: builtin, path: sherlock}\n",
         6,
         36,
-        "bot `b`: unknown built-in bot `sherlock` (built-in bots: clueless, notebook, sleuth)",
+        "bot `b`: unknown built-in bot `sherlock` (built-in bots: clueless, notebook, sleuth, rival)",
     );
 }
 

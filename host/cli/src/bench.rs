@@ -1,9 +1,11 @@
 //! `clue bench strength`: how strong `sleuth` is. Over N seeded games per
 //! variant it plays `sleuth` against `notebook` and against `clueless` and
 //! prints win rates with 95% Wilson intervals, its wrong accusations,
-//! disqualifications and time per call; for `uniclue` it prints the
-//! distribution of queries to a correct accusation over random deals with 3
-//! to 6 players.
+//! disqualifications and time per call; then against `rival` (the 2014
+//! Speed Clue winner's approach, `plugins/rival`): 3- and 4-player Speed Clue
+//! and every board variant; for `uniclue` it prints the distribution of
+//! queries to a correct accusation over random deals with 3 to 6 players.
+//! `sleuth`'s seat rotates over every seat, so each seat order is played.
 
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -38,6 +40,10 @@ pub struct StrengthArgs {
     /// Games of speedclue against notebook, the acceptance row (default: --games)
     #[arg(long, value_name = "N")]
     speedclue_games: Option<u32>,
+    /// Games of each table against rival: 3- and 4-player speedclue and
+    /// every board variant (default: --games; 0 skips them)
+    #[arg(long, value_name = "N")]
+    rival_games: Option<u32>,
     /// Only these variants (repeatable; default: all)
     #[arg(long = "variant", value_name = "NAME")]
     variants: Vec<Variant>,
@@ -256,6 +262,36 @@ fn strength(args: &StrengthArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
+    let rival_games = args.rival_games.unwrap_or(args.games);
+    if rival_games > 0 {
+        println!();
+        println!(
+            "against rival, {rival_games} games per table (sleuth in one seat, rival in the others)"
+        );
+        for (variant, players) in RIVAL_TABLES {
+            if !variants.contains(&variant) {
+                continue;
+            }
+            let players = players.unwrap_or_else(|| GameConfig::default_players(variant));
+            let config = GameConfig::new(variant, players);
+            config
+                .validate()
+                .with_context(|| format!("{variant} with {players} players"))?;
+            let results = play_many(rival_games, args.jobs, |i| {
+                one_game(
+                    &config,
+                    args.seed + u64::from(i),
+                    i as usize,
+                    "sleuth",
+                    "rival",
+                )
+            })?;
+            let mut total = Tally::default();
+            results.iter().for_each(|(t, _)| total.add(t));
+            print_row(variant, players, "rival", &total, acting_seats(&config));
+            rows.push((variant, players, "rival", total));
+        }
+    }
     let queries = if variants.contains(&Variant::Uniclue) {
         uniclue_queries(args)?
     } else {
@@ -267,6 +303,27 @@ fn strength(args: &StrengthArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// The tables `sleuth` plays against `rival` (`None`: the variant's
+/// default table size).
+const RIVAL_TABLES: [(Variant, Option<u8>); 6] = [
+    (Variant::Speedclue, Some(3)),
+    (Variant::Speedclue, Some(4)),
+    (Variant::Classic, None),
+    (Variant::Csci306, None),
+    (Variant::Framework, None),
+    (Variant::Cyberclue, None),
+];
+
+/// The least win rate of `sleuth` against `rival` in Speed Clue the
+/// acceptance asks for, by table size (issue 18).
+fn rival_bar(players: u8) -> Option<f64> {
+    match players {
+        3 => Some(0.45),
+        4 => Some(0.35),
+        _ => None,
+    }
 }
 
 /// The variants where a wrong accusation eliminates the accuser (in
@@ -316,6 +373,29 @@ fn acceptance(rows: &[(Variant, u8, &str, Tally)], queries: Option<&Queries>) ->
             rate * 100.0,
             low * 100.0,
             high * 100.0,
+            yes(ok)
+        );
+    }
+    for (_, players, _, t) in rows
+        .iter()
+        .filter(|(v, _, against, _)| *v == Variant::Speedclue && *against == "rival")
+    {
+        let Some(bar) = rival_bar(*players) else {
+            continue;
+        };
+        let rate = f64::from(t.wins) / f64::from(t.games.max(1));
+        let (low, high) = wilson(t.wins, t.games);
+        let ok = rate >= bar;
+        met &= ok;
+        println!(
+            "  speedclue, {players} players, sleuth against {} rival: {} wins in {} games, {:.1}% (95% {:.1}%-{:.1}%); at least {:.0}%: {}",
+            players - 1,
+            t.wins,
+            t.games,
+            rate * 100.0,
+            low * 100.0,
+            high * 100.0,
+            bar * 100.0,
             yes(ok)
         );
     }

@@ -153,7 +153,7 @@ impl fmt::Display for BotSpec {
 }
 
 /// The bots compiled into the host.
-pub const BUILTINS: [&str; 3] = ["clueless", "notebook", "sleuth"];
+pub const BUILTINS: [&str; 4] = ["clueless", "notebook", "sleuth", "rival"];
 
 /// `builtin:human`: the person at this terminal (`clue play`; not a tournament entrant).
 pub const HUMAN: &str = "human";
@@ -166,6 +166,7 @@ pub fn builtin(name: &str) -> Option<Box<dyn SeatController>> {
         "clueless" => Some(in_process(clueless::Clueless::default())),
         "notebook" => Some(in_process(notebook::Notebook::default())),
         "sleuth" => Some(in_process(sleuth::Sleuth::default())),
+        "rival" => Some(in_process(rival::Rival::default())),
         _ => None,
     }
 }

@@ -24,8 +24,10 @@ mod belief;
 mod board;
 mod gain;
 
-use belief::Notes;
-use board::Map;
+// Shared with `rival` (plugins/rival), which plays on the same counts and
+// walks the same boards: one solver and one set of walking helpers.
+pub use belief::{Belief, Notes};
+pub use board::Map;
 use clue_plugin_api::{
     Accusation, AccusePoint, AccuseRequest, Card, Event, MoveRequest, Player, Position,
     RespondRequest, Seat, Setup, SuggestRequest, Suggestion, Variant,
