@@ -148,7 +148,7 @@ fn plays_every_variant_twice_alike(path: &Path) {
             "{}: {variant}: {} fuel in {calls} calls, {} a call",
             path.display(),
             fuel.unwrap_or(0),
-            fuel.unwrap_or(0) / u64::from(calls.max(1) as u32)
+            fuel.unwrap_or(0) / u64::from(calls.max(1))
         );
         let (second, fuel_again) = game(path, variant, players, 40 + players as u64);
         assert_eq!(first, second, "{variant}: the same game from the same seed");
@@ -268,4 +268,33 @@ fn a_javascript_guest_that_imports_wasi_http_is_refused_at_load() {
     let err = prepare(&path).err().expect("refused");
     assert!(matches!(err, WasmError::Link { .. }), "{err}");
     assert!(err.to_string().contains("wasi:http"), "{err}");
+}
+
+#[test]
+fn the_languages_tournament_seats_rust_python_and_javascript_components_with_a_process_bot() {
+    // The tournament builds its own bots (`build:`), into target/wasm-languages.
+    tool("plugins/python-wasm-example/.venv/bin/componentize-py");
+    tool("plugins/js-wasm-example/node_modules/.bin/componentize-js");
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let db = dir.path().join("languages.sqlite");
+    let output = Command::new(env!("CARGO_BIN_EXE_clue"))
+        .args(["tournament", "run", "tournaments/languages.yaml", "--db"])
+        .arg(&db)
+        .current_dir(workspace())
+        .output()
+        .expect("clue runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "clue tournament run failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    for name in [
+        "clueless-rust-wasm",
+        "python-wasm",
+        "js-wasm",
+        "python-process",
+    ] {
+        assert!(stdout.contains(name), "{name} in the standings:\n{stdout}");
+    }
 }
