@@ -17,7 +17,9 @@ use clue_engine::{Fault, GameConfig, GameRecord, Outcome, SeatController, play};
 use clue_plugin_api::{DqReason, Reply, Request, Variant};
 use clue_runtime::bots::{BotSpec, builtin};
 use clue_runtime::sticky::Sticky;
-use clue_runtime::wasm::{WasmBot, WasmError, WasmLimits, cache, compatible, prepare};
+use clue_runtime::wasm::{
+    WIT_VERSIONS, WasmBot, WasmError, WasmLimits, cache, compatible, prepare,
+};
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -399,13 +401,65 @@ fn wit_versions_are_compatible_as_semver_reads_them() {
     assert!(compatible("1.4.0", "1.0.0"));
     assert!(!compatible("2.0.0", "1.0.0"));
     assert!(!compatible("garbage", "0.1.0"));
-    let err = WasmError::WitVersion {
-        path: "x.wasm".into(),
-        theirs: "0.2.0".into(),
-        ours: "0.1.0",
-    };
+    assert_eq!(WIT_VERSIONS, ["0.1.0", "0.2.0"]);
+}
+
+#[test]
+fn a_0_1_component_and_a_0_2_component_play_one_game() {
+    let legacy = prepare(&guest("legacy")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(legacy.wit_version, "0.1.0");
+    assert_eq!(legacy.name, "legacy-0.1");
+    let notebook = prepare(&bundled("notebook")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(notebook.wit_version, "0.2.0");
+    for (variant, players) in [(Variant::Classic, 3), (Variant::Speedclue, 4)] {
+        let config = GameConfig::new(variant, players);
+        let mut bots: Vec<Box<dyn SeatController>> = (0..players)
+            .map(|i| {
+                let prepared = if i % 2 == 0 { &legacy } else { &notebook };
+                Box::new(WasmBot::new(prepared.clone(), WasmLimits::default()))
+                    as Box<dyn SeatController>
+            })
+            .collect();
+        let record = play(&config, 31, &mut bots).expect("starts");
+        assert_clean(&record);
+        assert!(
+            bots[0].fuel_used().unwrap_or(0) > 0,
+            "the 0.1 bot was called"
+        );
+    }
+}
+
+#[test]
+fn an_unknown_wit_version_is_refused_naming_both_versions() {
+    let path = guest("future");
+    let err = prepare(&path).err().expect("refused");
+    assert!(matches!(err, WasmError::WitVersion { .. }), "{err}");
     assert_eq!(
         err.to_string(),
-        "bot x.wasm was built against clue:player 0.2.0; this host speaks 0.1.0"
+        format!(
+            "bot {} was built against clue:player 0.9.0; this host speaks 0.1.0 and 0.2.0",
+            path.display()
+        )
+    );
+}
+
+#[test]
+fn a_component_exporting_the_wrong_interface_is_refused_naming_both_versions() {
+    let path = guest("misshapen");
+    let err = prepare(&path).err().expect("refused");
+    assert!(matches!(err, WasmError::Interface { .. }), "{err}");
+    let text = err.to_string();
+    assert!(
+        text.starts_with(&format!(
+            "bot {} exports clue:player/player@0.2.0 but not as that version defines it \
+             (this host speaks 0.1.0 and 0.2.0): ",
+            path.display()
+        )),
+        "{text}"
+    );
+    // wasmtime's reason names what is wrong.
+    assert!(
+        text.contains("name") || text.contains("begin-game"),
+        "{text}"
     );
 }

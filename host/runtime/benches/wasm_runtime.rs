@@ -6,6 +6,12 @@
 //!     cargo bench -p clue-runtime --bench wasm_runtime
 //!
 //! Set `CLUE_BENCH_NATIVE=path/to/libnotebook.so` to add a native column.
+//!
+//! A second table compares the WIT versions and the languages per call: the
+//! same Rust bot (`sandbox-tests/wasm-guests`: `legacy` for 0.1.0, `plain`
+//! for 0.2.0) and the Python and JavaScript examples (built by their
+//! `build` scripts; `scripts/setup --wasm-languages` first), each as a ratio
+//! to the built-in notebook.
 
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
@@ -23,12 +29,48 @@ use clue_runtime::wasm::{WasmBot, WasmLimits, cache, prepare};
 const GAMES: u64 = 30;
 const CALLS: u32 = 20_000;
 
-fn notebook_wasm() -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let target = std::env::var_os("CARGO_TARGET_DIR")
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn target(sub: &str) -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| root.join("target"))
-        .join("wasm-tests");
+        .unwrap_or_else(|| root().join("target"))
+        .join(sub)
+}
+
+/// `legacy` (0.1.0) and `plain` (0.2.0), the same Rust bot in both versions.
+fn guest(name: &str) -> PathBuf {
+    let target = target("wasm-tests");
+    let status = Command::new(env!("CARGO"))
+        .current_dir(root().join("sandbox-tests/wasm-guests"))
+        .args(["build", "--release", "--target", "wasm32-wasip2"])
+        .args(["--example", name])
+        .env("CARGO_TARGET_DIR", &target)
+        .status()
+        .expect("cargo runs");
+    assert!(status.success(), "building {name}.wasm failed");
+    target.join(format!("wasm32-wasip2/release/examples/{name}.wasm"))
+}
+
+/// An example in another language, built by its script.
+fn language(dir: &str) -> PathBuf {
+    let out = target("wasm-languages").join(format!("{dir}.wasm"));
+    let status = Command::new(root().join("plugins").join(dir).join("build"))
+        .arg(&out)
+        .status()
+        .expect("the build script runs");
+    assert!(
+        status.success(),
+        "plugins/{dir}/build failed (scripts/setup --wasm-languages installs its tools)"
+    );
+    out
+}
+
+fn notebook_wasm() -> PathBuf {
+    let root = root();
+    let target = target("wasm-tests");
     let status = Command::new(env!("CARGO"))
         .current_dir(&root)
         .args([
@@ -213,5 +255,52 @@ fn main() {
                 fuel as f64 / spent.as_secs_f64()
             );
         }
+    }
+
+    versions_and_languages(&setup, &respond, &watch);
+}
+
+/// Per call of `respond` and `watch`, and per call over whole games, for the
+/// two WIT versions of one Rust bot and the Python and JavaScript examples,
+/// as ratios to the built-in notebook.
+fn versions_and_languages(setup: &Setup, respond: &Request, watch: &Request) {
+    let limits = WasmLimits {
+        memory_bytes: 64 << 20,
+        ..WasmLimits::default()
+    };
+    let load = |path: PathBuf| prepare(&path).unwrap_or_else(|e| panic!("{e}"));
+    let rows: Vec<(&str, Option<std::sync::Arc<clue_runtime::wasm::Prepared>>)> = vec![
+        ("built-in notebook", None),
+        ("rust 0.1.0", Some(load(guest("legacy")))),
+        ("rust 0.2.0", Some(load(guest("plain")))),
+        ("python 0.2.0", Some(load(language("python-wasm-example")))),
+        ("js 0.2.0", Some(load(language("js-wasm-example")))),
+    ];
+    println!();
+    println!(
+        "{:<18} {:>12} {:>7} {:>12} {:>7} {:>14} {:>7}",
+        "bot", "respond", "ratio", "watch", "ratio", "game per call", "ratio"
+    );
+    let mut base: Option<(Duration, Duration, Duration)> = None;
+    for (name, prepared) in rows {
+        let make: Factory = match &prepared {
+            None => Box::new(|| builtin("notebook").expect("built-in")),
+            Some(p) => {
+                let p = p.clone();
+                let limits = limits.clone();
+                Box::new(move || Box::new(WasmBot::new(p.clone(), limits.clone())))
+            }
+        };
+        let respond_t = per_call(make().as_mut(), setup, respond);
+        let watch_t = per_call(make().as_mut(), setup, watch);
+        let (game, _, _, _) = games(&make);
+        let (r0, w0, g0) = *base.get_or_insert((respond_t, watch_t, game));
+        let ratio = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64();
+        println!(
+            "{name:<18} {respond_t:>12.2?} {:>6.1}x {watch_t:>12.2?} {:>6.1}x {game:>14.2?} {:>6.1}x",
+            ratio(respond_t, r0),
+            ratio(watch_t, w0),
+            ratio(game, g0)
+        );
     }
 }

@@ -31,19 +31,35 @@ use clue_plugin_api::{Card, DqReason, Reply, Request};
 use wasmtime::component::{Component, types::ComponentItem};
 use wasmtime::{Store, Trap, WasmBacktrace};
 
-use bindings::{Bot, BotPre};
 use sandbox::HostState;
 
-/// Host bindings generated from `plugin-api/wit`.
+/// Host bindings generated from `plugin-api/wit/player.wit`, `clue:player@0.2.0`.
 mod bindings {
     wasmtime::component::bindgen!({
-        path: "../../plugin-api/wit",
+        path: "../../plugin-api/wit/player.wit",
         world: "bot",
     });
 }
 
-/// The `clue:player` WIT package version this host speaks.
-pub const WIT_VERSION: &str = "0.1.0";
+/// Host bindings of the first version, `plugin-api/wit/0.1.0/player.wit`
+/// (the setup and the events as JSON text), kept so that bots built against
+/// it still load.
+mod bindings_0_1 {
+    wasmtime::component::bindgen!({
+        path: "../../plugin-api/wit/0.1.0/player.wit",
+        world: "bot",
+    });
+}
+
+/// The `clue:player` WIT package version this host's own guests are built
+/// against (plugin-api's `export_wasm_player!`).
+pub const WIT_VERSION: &str = "0.2.0";
+
+/// Every `clue:player` version this host seats, oldest first.
+pub const WIT_VERSIONS: [&str; 2] = ["0.1.0", WIT_VERSION];
+
+/// The host's versions, as an error message names them.
+pub const WIT_VERSIONS_SHOWN: &str = "0.1.0 and 0.2.0";
 
 /// Fuel a wasm bot burns per second of compute on the calibration machine
 /// (see docs/wasm.md, "Calibration"): the default fuel budget of a call is
@@ -112,6 +128,16 @@ pub enum WasmError {
         theirs: String,
         ours: &'static str,
     },
+    #[error(
+        "bot {path} exports clue:player/player@{theirs} but not as that version defines it \
+         (this host speaks {ours}): {detail}"
+    )]
+    Interface {
+        path: String,
+        theirs: String,
+        ours: &'static str,
+        detail: String,
+    },
     #[error("bot {path}: {mismatch}")]
     Protocol {
         path: String,
@@ -127,9 +153,18 @@ pub enum WasmError {
     Runtime(String),
 }
 
+/// A checked component of one of the versions, ready to instantiate.
+#[derive(Clone)]
+enum Pre {
+    V0_1(bindings_0_1::BotPre<HostState>),
+    V0_2(bindings::BotPre<HostState>),
+}
+
 /// A loaded, checked component, ready to instantiate.
 pub struct Prepared {
-    pre: BotPre<HostState>,
+    pre: Pre,
+    /// The `clue:player` version it was built against.
+    pub wit_version: &'static str,
     /// The name the bot reports.
     pub name: String,
     /// SHA-256 of the component file, hex.
@@ -158,16 +193,26 @@ pub fn prepare(path: &Path) -> Result<Arc<Prepared>, WasmError> {
         path: shown.clone(),
         detail,
     })?;
-    check_version(engine, &component, &shown)?;
+    let wit_version = check_version(engine, &component, &shown)?;
     let linker = cache::linker().map_err(WasmError::Runtime)?;
-    let pre = linker
+    let instance_pre = linker
         .instantiate_pre(&component)
-        .and_then(BotPre::new)
         .map_err(|e| WasmError::Link {
             path: shown.clone(),
             detail: format!("{e:#}"),
         })?;
-    // Instantiate once to ask its name and protocol version.
+    let interface = |e: wasmtime::Error| WasmError::Interface {
+        path: shown.clone(),
+        theirs: wit_version.to_string(),
+        ours: WIT_VERSIONS_SHOWN,
+        detail: format!("{e:#}"),
+    };
+    let pre = if wit_version == WIT_VERSION {
+        Pre::V0_2(bindings::BotPre::new(instance_pre).map_err(interface)?)
+    } else {
+        Pre::V0_1(bindings_0_1::BotPre::new(instance_pre).map_err(interface)?)
+    };
+    // Instantiate once to ask its name (and, for 0.1, its protocol version).
     let limits = WasmLimits::default();
     let mut live = Live::start(&pre, &limits, 0).map_err(|fault| WasmError::Start {
         path: shown.clone(),
@@ -178,25 +223,31 @@ pub fn prepare(path: &Path) -> Result<Arc<Prepared>, WasmError> {
         fault,
     };
     let name = live
-        .run(&limits, |bot, store| {
-            bot.clue_player_player().call_name(store)
+        .run(&limits, |bot, store| match bot {
+            Instance::V0_1(bot) => bot.clue_player_player().call_name(store),
+            Instance::V0_2(bot) => bot.clue_player_player().call_name(store),
         })
         .map_err(start)?;
     let protocol = live
-        .run(&limits, |bot, store| {
-            bot.clue_player_player().call_protocol(store)
+        .run(&limits, |bot, store| match bot {
+            Instance::V0_1(bot) => bot.clue_player_player().call_protocol(store).map(Some),
+            // 0.2 passes nothing as JSON: the WIT version is the whole contract.
+            Instance::V0_2(_) => Ok(None),
         })
         .map_err(start)?;
-    let hello = Hello {
-        protocol,
-        ..Hello::new(name.clone())
-    };
-    hello.check().map_err(|mismatch| WasmError::Protocol {
-        path: shown.clone(),
-        mismatch,
-    })?;
+    if let Some(protocol) = protocol {
+        let hello = Hello {
+            protocol,
+            ..Hello::new(name.clone())
+        };
+        hello.check().map_err(|mismatch| WasmError::Protocol {
+            path: shown.clone(),
+            mismatch,
+        })?;
+    }
     let prepared = Arc::new(Prepared {
         pre,
+        wit_version,
         name,
         digest: digest.clone(),
         source: Some(source),
@@ -205,6 +256,7 @@ pub fn prepare(path: &Path) -> Result<Arc<Prepared>, WasmError> {
         digest,
         Arc::new(Prepared {
             pre: prepared.pre.clone(),
+            wit_version,
             name: prepared.name.clone(),
             digest: prepared.digest.clone(),
             source: None,
@@ -213,12 +265,13 @@ pub fn prepare(path: &Path) -> Result<Arc<Prepared>, WasmError> {
     Ok(prepared)
 }
 
-/// Finds the `clue:player/player@VERSION` export and refuses another version.
+/// Finds the `clue:player/player@VERSION` export and returns which of
+/// [`WIT_VERSIONS`] it is compatible with, or refuses it by name.
 fn check_version(
     engine: &wasmtime::Engine,
     component: &Component,
     path: &str,
-) -> Result<(), WasmError> {
+) -> Result<&'static str, WasmError> {
     let ty = component.component_type();
     let found = ty.exports(engine).find_map(|(name, item)| {
         let version = name.strip_prefix("clue:player/player")?;
@@ -228,14 +281,14 @@ fn check_version(
         return Err(WasmError::NotABot { path: path.into() });
     };
     let theirs = version.strip_prefix('@').unwrap_or("(unversioned)");
-    if !compatible(theirs, WIT_VERSION) {
-        return Err(WasmError::WitVersion {
+    WIT_VERSIONS
+        .into_iter()
+        .find(|ours| compatible(theirs, ours))
+        .ok_or_else(|| WasmError::WitVersion {
             path: path.into(),
             theirs: theirs.into(),
-            ours: WIT_VERSION,
-        });
-    }
-    Ok(())
+            ours: WIT_VERSIONS_SHOWN,
+        })
 }
 
 /// Semver compatibility as the component model reads it: the same major
@@ -252,19 +305,32 @@ pub fn compatible(theirs: &str, ours: &str) -> bool {
     }
 }
 
+/// An instance of one of the versions.
+enum Instance {
+    V0_1(bindings_0_1::Bot),
+    V0_2(bindings::Bot),
+}
+
 /// One instance of a bot, in its own store, for one game.
 struct Live {
     store: Store<HostState>,
-    bot: Bot,
+    bot: Instance,
 }
 
 impl Live {
-    fn start(pre: &BotPre<HostState>, limits: &WasmLimits, seed: u64) -> Result<Live, Fault> {
-        let engine = pre.engine();
+    fn start(pre: &Pre, limits: &WasmLimits, seed: u64) -> Result<Live, Fault> {
+        let engine = match pre {
+            Pre::V0_1(pre) => pre.engine(),
+            Pre::V0_2(pre) => pre.engine(),
+        };
         let mut store = Store::new(engine, HostState::new(limits, seed));
         store.limiter(|state| &mut state.limits);
         arm(&mut store, limits);
-        match pre.instantiate(&mut store) {
+        let bot = match pre {
+            Pre::V0_1(pre) => pre.instantiate(&mut store).map(Instance::V0_1),
+            Pre::V0_2(pre) => pre.instantiate(&mut store).map(Instance::V0_2),
+        };
+        match bot {
             Ok(bot) => Ok(Live { store, bot }),
             Err(e) => Err(classify(&store, limits, e, "instantiation")),
         }
@@ -275,7 +341,7 @@ impl Live {
     fn run<R>(
         &mut self,
         limits: &WasmLimits,
-        f: impl FnOnce(&Bot, &mut Store<HostState>) -> wasmtime::Result<R>,
+        f: impl FnOnce(&Instance, &mut Store<HostState>) -> wasmtime::Result<R>,
     ) -> Result<R, Fault> {
         arm(&mut self.store, limits);
         f(&self.bot, &mut self.store).map_err(|e| classify(&self.store, limits, e, "call"))
@@ -456,8 +522,77 @@ impl WasmBot {
     }
 }
 
-/// One request as the typed `clue:player` call it names.
+/// One request as the `clue:player` call it names, in the instance's version.
 fn call(live: &mut Live, limits: &WasmLimits, request: &Request) -> Result<Reply, Fault> {
+    match live.bot {
+        Instance::V0_1(_) => call_0_1(live, limits, request),
+        Instance::V0_2(_) => call_0_2(live, limits, request),
+    }
+}
+
+/// A `clue:player@0.2.0` call: every argument typed.
+fn call_0_2(live: &mut Live, limits: &WasmLimits, request: &Request) -> Result<Reply, Fault> {
+    // `call` matched the version; a 0.1 instance never reaches here.
+    fn player(bot: &Instance) -> &bindings::exports::clue::player::player::Guest {
+        match bot {
+            Instance::V0_2(bot) => bot.clue_player_player(),
+            Instance::V0_1(_) => unreachable!("call_0_2 on a 0.1 instance"),
+        }
+    }
+    match request {
+        Request::BeginGame { setup } => {
+            let setup = convert::setup(setup);
+            live.run(limits, |bot, store| {
+                player(bot).call_begin_game(store, &setup)
+            })?;
+            Ok(Reply::Ok)
+        }
+        Request::Watch { event } => {
+            let event = convert::event(event);
+            live.run(limits, |bot, store| player(bot).call_watch(store, &event))?;
+            Ok(Reply::Ok)
+        }
+        Request::Accuse(r) => {
+            let r = convert::accuse_request(r);
+            let accusation = live.run(limits, |bot, store| player(bot).call_accuse(store, r))?;
+            Ok(Reply::Accuse {
+                accusation: accusation.map(convert::accusation_back),
+            })
+        }
+        Request::Move(r) => {
+            let r = convert::move_request(r);
+            let to = live.run(limits, |bot, store| player(bot).call_move_to(store, &r))?;
+            Ok(Reply::Move {
+                to: convert::position_back(to),
+            })
+        }
+        Request::Suggest(r) => {
+            let r = convert::suggest_request(r);
+            let suggestion = live.run(limits, |bot, store| player(bot).call_suggest(store, &r))?;
+            Ok(Reply::Suggest {
+                suggestion: suggestion.map(convert::suggestion_back),
+            })
+        }
+        Request::Respond(r) => {
+            let r = convert::respond_request(r);
+            let card = live.run(limits, |bot, store| player(bot).call_respond(store, &r))?;
+            Ok(Reply::Respond {
+                card: card.map(Card),
+            })
+        }
+    }
+}
+
+/// A `clue:player@0.1.0` call: the setup and the events as JSON text.
+fn call_0_1(live: &mut Live, limits: &WasmLimits, request: &Request) -> Result<Reply, Fault> {
+    use bindings_0_1::exports::clue::player::player::Guest;
+    // `call` matched the version; a 0.2 instance never reaches here.
+    fn player(bot: &Instance) -> &Guest {
+        match bot {
+            Instance::V0_1(bot) => bot.clue_player_player(),
+            Instance::V0_2(_) => unreachable!("call_0_1 on a 0.2 instance"),
+        }
+    }
     let refused = |what: &str, detail: String| {
         Fault::new(
             DqReason::ProtocolError,
@@ -468,51 +603,41 @@ fn call(live: &mut Live, limits: &WasmLimits, request: &Request) -> Result<Reply
         Request::BeginGame { setup } => {
             let json = serde_json::to_string(setup).unwrap_or_default();
             live.run(limits, |bot, store| {
-                bot.clue_player_player().call_begin_game(store, &json)
+                player(bot).call_begin_game(store, &json)
             })?
             .map_err(|e| refused("setup", e))?;
             Ok(Reply::Ok)
         }
         Request::Watch { event } => {
             let json = serde_json::to_string(event).unwrap_or_default();
-            live.run(limits, |bot, store| {
-                bot.clue_player_player().call_watch(store, &json)
-            })?
-            .map_err(|e| refused("event", e))?;
+            live.run(limits, |bot, store| player(bot).call_watch(store, &json))?
+                .map_err(|e| refused("event", e))?;
             Ok(Reply::Ok)
         }
         Request::Accuse(r) => {
-            let r = convert::accuse_request(r);
-            let accusation = live.run(limits, |bot, store| {
-                bot.clue_player_player().call_accuse(store, r)
-            })?;
+            let r = convert::v0_1::accuse_request(r);
+            let accusation = live.run(limits, |bot, store| player(bot).call_accuse(store, r))?;
             Ok(Reply::Accuse {
-                accusation: accusation.map(convert::accusation_back),
+                accusation: accusation.map(convert::v0_1::accusation_back),
             })
         }
         Request::Move(r) => {
-            let r = convert::move_request(r);
-            let to = live.run(limits, |bot, store| {
-                bot.clue_player_player().call_move_to(store, &r)
-            })?;
+            let r = convert::v0_1::move_request(r);
+            let to = live.run(limits, |bot, store| player(bot).call_move_to(store, &r))?;
             Ok(Reply::Move {
-                to: convert::position_back(to),
+                to: convert::v0_1::position_back(to),
             })
         }
         Request::Suggest(r) => {
-            let r = convert::suggest_request(r);
-            let suggestion = live.run(limits, |bot, store| {
-                bot.clue_player_player().call_suggest(store, &r)
-            })?;
+            let r = convert::v0_1::suggest_request(r);
+            let suggestion = live.run(limits, |bot, store| player(bot).call_suggest(store, &r))?;
             Ok(Reply::Suggest {
-                suggestion: suggestion.map(convert::suggestion_back),
+                suggestion: suggestion.map(convert::v0_1::suggestion_back),
             })
         }
         Request::Respond(r) => {
-            let r = convert::respond_request(r);
-            let card = live.run(limits, |bot, store| {
-                bot.clue_player_player().call_respond(store, &r)
-            })?;
+            let r = convert::v0_1::respond_request(r);
+            let card = live.run(limits, |bot, store| player(bot).call_respond(store, &r))?;
             Ok(Reply::Respond {
                 card: card.map(Card),
             })
