@@ -55,6 +55,17 @@ pub enum Isolation {
     Isolated,
 }
 
+/// `sandbox:` of a tournament file or of one bot: `on` (the default) or
+/// `off`, the explicit opt-out that runs process bots and isolated native
+/// workers as ordinary processes of the host's user (docs/process-sandbox.md).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Sandbox {
+    #[default]
+    On,
+    Off,
+}
+
 /// One entrant of the tournament.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BotEntry {
@@ -63,6 +74,9 @@ pub struct BotEntry {
     /// against the tournament file's folder.
     pub spec: BotSpec,
     pub isolation: Isolation,
+    /// The bot's `sandbox:`, else the tournament's.
+    #[serde(default)]
+    pub sandbox: Sandbox,
     /// The bot's own limits, the tournament's filling the rest.
     pub limits: Limits,
     /// Run once (in the tournament file's folder) before the first game.
@@ -153,6 +167,7 @@ struct RawFile {
     seed: Option<u64>,
     concurrency: Option<Spanned<usize>>,
     limits: Option<Limits>,
+    sandbox: Option<Sandbox>,
     store: Option<String>,
     schedule: Spanned<RawSchedule>,
     sweep: Option<Vec<Spanned<RawOptions>>>,
@@ -196,6 +211,7 @@ struct RawBot {
     path: Option<Spanned<String>>,
     command: Option<Spanned<String>>,
     isolation: Option<Spanned<Isolation>>,
+    sandbox: Option<Sandbox>,
     limits: Option<Limits>,
     build: Option<Spanned<String>>,
 }
@@ -437,9 +453,10 @@ pub fn parse(text: &str, file: &str, base_dir: &Path) -> Result<Tournament, File
     }
 
     let limits = raw.limits.unwrap_or_default();
+    let sandbox = raw.sandbox.unwrap_or_default();
     let mut bots: Vec<BotEntry> = Vec::new();
     for bot in &raw.bots.value {
-        bots.push(validate_bot(bot, variant, limits, base_dir, file)?);
+        bots.push(validate_bot(bot, variant, limits, sandbox, base_dir, file)?);
         let this = &bots[bots.len() - 1];
         if let Some(first) = bots[..bots.len() - 1].iter().find(|b| b.name == this.name) {
             let _ = first;
@@ -501,6 +518,7 @@ fn validate_bot(
     bot: &RawBot,
     variant: Variant,
     limits: Limits,
+    sandbox: Sandbox,
     base_dir: &Path,
     file: &str,
 ) -> Result<BotEntry, FileError> {
@@ -604,6 +622,7 @@ fn validate_bot(
             target: resolved,
         },
         isolation,
+        sandbox: bot.sandbox.unwrap_or(sandbox),
         limits: bot.limits.unwrap_or_default().or(limits),
         build: bot.build.as_ref().map(|b| b.value.clone()),
         target_pos,

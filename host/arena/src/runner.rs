@@ -38,6 +38,7 @@ impl Connector for SpecConnector {
             time_per_call: bot.limits.time_per_call_ms.map(Duration::from_millis),
             fuel: bot.limits.fuel,
             memory_bytes: bot.limits.memory_mb.map(|mb| mb.saturating_mul(1 << 20)),
+            no_sandbox: bot.sandbox == crate::config::Sandbox::Off,
         };
         bots::connect_with(&bot.spec, &limits)
             .map_err(|e| Fault::new(DqReason::Crash, e.to_string()))

@@ -10,6 +10,7 @@ mod bench;
 mod bench_decisions;
 mod bench_workers;
 mod board;
+mod doctor;
 mod framework;
 mod human;
 mod logging;
@@ -39,6 +40,11 @@ struct Cli {
     command: Command,
     #[command(flatten)]
     logging: logging::LogArgs,
+    /// Run process bots and isolated native workers without their sandbox,
+    /// as ordinary processes of your user (docs/process-sandbox.md). Only for
+    /// bots you trust, or where `clue doctor` shows a layer missing
+    #[arg(long, global = true)]
+    no_sandbox: bool,
 }
 
 #[derive(Subcommand)]
@@ -54,6 +60,9 @@ enum Command {
         #[command(subcommand)]
         command: board::BoardCommand,
     },
+    /// Check this machine: each layer of the process sandbox, available or
+    /// not and why
+    Doctor,
     /// Framework (seeds/000): one game among bots speaking its text protocol,
     /// like the framework's `java -jar Clue.jar "CMD1" "CMD2"`
     Framework(framework::FrameworkArgs),
@@ -97,9 +106,14 @@ fn main() -> ExitCode {
         }
     };
     logging::install(&cli.logging);
+    if cli.no_sandbox {
+        clue_runtime::sandbox::opt_out_everywhere();
+        tracing::warn!("--no-sandbox: process bots and native workers run unsandboxed");
+    }
     let result = match cli.command {
         Command::Bench(command) => bench::run(command),
         Command::Board { command } => board::run(command),
+        Command::Doctor => doctor::run(),
         Command::Framework(args) => framework::run(args),
         Command::Play(args) => play::run(args),
         Command::Worker(command) => worker::run(command),

@@ -33,7 +33,13 @@ const TABLE: &str = "Board 10 10
 
 /// A scratch directory, removed when the guard drops.
 fn scratch() -> tempfile::TempDir {
-    tempfile::tempdir().expect("a scratch directory")
+    let dir = tempfile::tempdir().expect("a scratch directory");
+    // The sandboxed bot runs as an unprivileged uid: its folder must be
+    // readable by others (a tempfile folder is 0700).
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755))
+        .expect("the scratch directory opens up");
+    dir
 }
 
 fn limits() -> ProcessLimits {

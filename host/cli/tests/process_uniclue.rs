@@ -35,7 +35,13 @@ const SAMPLE_TRANSCRIPT: &str = "\t\tC\n4\nR2 S1 R1 W2 W1\n3\n\
 
 /// A scratch directory, removed when the guard drops.
 fn scratch() -> tempfile::TempDir {
-    tempfile::tempdir().expect("a scratch directory")
+    let dir = tempfile::tempdir().expect("a scratch directory");
+    // The sandboxed bot runs as an unprivileged uid: its folder must be
+    // readable by others (a tempfile folder is 0700).
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755))
+        .expect("the scratch directory opens up");
+    dir
 }
 
 /// A client that replays the sample's commands, then drains its input.

@@ -18,7 +18,7 @@ use clue_plugin_api::{DqReason, Event};
 use zoo_support::*;
 
 /// Every behaviour of the zoo, with what the table says it does.
-const BEHAVIOURS: [(&str, &str); 31] = [
+const BEHAVIOURS: [(&str, &str); 41] = [
     ("loop-name", "endless loop in `name` (asked at start-up)"),
     ("loop-begin-game", "endless loop in `begin_game`"),
     ("loop-suggest", "endless loop in `suggest`"),
@@ -47,13 +47,16 @@ const BEHAVIOURS: [(&str, &str); 31] = [
     ("fork-bomb", "fork bomb (30 processes, then sleeps)"),
     (
         "read-file",
-        "reads /etc/passwd, /proc/self/status, ./Cargo.toml",
+        "reads its source checkout's Cargo.toml and /etc/shadow",
     ),
     (
         "read-env",
         "reads a variable of the host's it was not given",
     ),
-    ("network", "opens a UDP socket, connects to a loopback port"),
+    (
+        "network",
+        "opens a UDP socket, listens on and connects to loopback ports",
+    ),
     ("illegal-move", "moves off the board (Classic board)"),
     ("illegal-suggestion", "suggests three rooms"),
     (
@@ -65,6 +68,62 @@ const BEHAVIOURS: [(&str, &str); 31] = [
     ("repeated-suggestion", "repeats its suggestion"),
     ("out-of-turn", "an extra unsolicited reply line"),
     ("long-name", "a 1 MiB name"),
+    (
+        "kill-parent",
+        "signals its parent, the host (signal 0: would a kill land?)",
+    ),
+    (
+        "kill-scan",
+        "signals every process it finds in /proc: the host, other bots (signal 0)",
+    ),
+    (
+        "kill-any",
+        "signals every pid up to 65535, seen or not: another bot (signal 0)",
+    ),
+    (
+        "read-host-proc",
+        "reads /proc of its parent and of pid 1 (`environ`, `cmdline`)",
+    ),
+    (
+        "setsid-fork",
+        "`setsid` plus a double fork: a grandchild that sleeps 2 minutes",
+    ),
+    (
+        "write-outside",
+        "writes into its source checkout, /etc and /var/tmp",
+    ),
+    ("fill-disk", "writes 1 GiB to its temp folder"),
+    (
+        "ptrace",
+        "`ptrace`-attaches to its own child and to its parent",
+    ),
+    (
+        "fork-bomb-unbounded",
+        "forks sleeping children until refused (stops itself at 500)",
+    ),
+    (
+        "cpu-burners",
+        "two children spinning in the background, then 0.5 s per call",
+    ),
+];
+
+/// Behaviours that either get out ("not prevented") or are prevented, the
+/// game going on; the others are judged by their label alone.
+const PREVENTABLE: [&str; 14] = [
+    "read-file",
+    "read-env",
+    "network",
+    "kill-parent",
+    "kill-scan",
+    "kill-any",
+    "read-host-proc",
+    "setsid-fork",
+    "write-outside",
+    "fill-disk",
+    "ptrace",
+    "fork-bomb-unbounded",
+    "cpu-burners",
+    "fork-bomb",
 ];
 
 /// Bots that get out print this in their panic (the zoo's `escaped`).
@@ -90,17 +149,33 @@ fn note(behaviour: &str, runtime: Runtime) -> Option<&'static str> {
         ("endless-line", Wasm) => "stdout is a log: 2 MiB in one call is a flood",
         ("flood-stdout", Wasm) => "2 MiB in one call is a flood",
         ("allocate", Wasm) => "linear memory capped at 16 MiB",
-        ("allocate", Native) => "address space capped by `RLIMIT_AS`",
-        ("allocate", Jsonl) => {
-            "address space capped by `RLIMIT_AS`; the bot aborts, and a process that aborts has crashed"
+        ("allocate", Native | Jsonl) => "the memory cgroup's cap; the kernel kills the bot",
+        ("read-file" | "network" | "write-outside" | "fill-disk", Wasm) => {
+            "no ambient capabilities: nothing to open"
         }
-        ("read-file" | "network", Wasm) => "no ambient capabilities: nothing to open",
         ("read-env", Wasm) => "an empty environment",
         ("read-env", Native | Jsonl) => "the environment is cleared",
-        ("read-file" | "network", Native | Jsonl) => {
-            "no seccomp or namespaces: an ordinary process of the host's user"
+        ("read-file", Native | Jsonl) => "its own root folder: the checkout is not there",
+        ("write-outside", Native | Jsonl) => "read-only binds; only its /tmp is writable",
+        ("fill-disk", Native | Jsonl) => "its /tmp is a 64 MiB tmpfs",
+        ("network", Native | Jsonl) => "an empty network namespace, and Landlock",
+        ("kill-parent" | "read-host-proc", Native | Jsonl) => {
+            "PID 1 of its own PID namespace: its parent is not in it"
         }
-        ("read-file" | "read-env" | "network", NativeTrusted) => "trusted code is the host",
+        ("kill-scan" | "kill-any", Native | Jsonl) => {
+            "its own PID namespace and /proc: no other process"
+        }
+        ("setsid-fork", Native | Jsonl) => "every process of its PID namespace dies with it",
+        ("ptrace", Native | Jsonl) => "seccomp refuses `ptrace`",
+        ("fork-bomb-unbounded", Native | Jsonl) => {
+            "its pids cgroup stops it at 100 processes, all killed with it"
+        }
+        ("cpu-burners", Native | Jsonl) => {
+            "its cpuacct cgroup counts its children: over the 2 s CPU cap"
+        }
+        ("read-file" | "read-env" | "network" | "write-outside", NativeTrusted) => {
+            "trusted code is the host"
+        }
         ("fork-bomb", Jsonl) => "its process group is killed with it",
         ("long-name", NativeTrusted | Wasm) => "a name is not a line: no cap",
         ("loop-name", Wasm) => "the name is asked at load, under the default fuel",
@@ -213,7 +288,7 @@ fn observe(behaviour: &str, runtime: Runtime, seed: u64, marker: &str) -> Observ
             .collect();
         let what = what.trim();
         text = format!("**not prevented**: {what} (then {text})");
-    } else if behaviour.starts_with("read-") || behaviour == "network" {
+    } else if PREVENTABLE.contains(&behaviour) {
         text = format!("prevented, {text}");
     }
     if let Some(note) = note(behaviour, runtime) {

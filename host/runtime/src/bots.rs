@@ -196,12 +196,17 @@ impl<P: clue_plugin_api::Player> Exchange for InProcess<P> {
 /// Limits a tournament or a command sets on one bot; `None` keeps the
 /// runtime's default. Each runtime applies what it can enforce: the time per
 /// call everywhere, fuel in wasm, memory in wasm (linear memory) and in
-/// processes and isolated native workers (address space).
+/// processes and isolated native workers (their memory cgroup where one is
+/// writable, else their address space).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BotLimits {
     pub time_per_call: Option<std::time::Duration>,
     pub fuel: Option<u64>,
     pub memory_bytes: Option<u64>,
+    /// Run a process bot or isolated native worker without its sandbox
+    /// (`sandbox: off` in a tournament file); the sandbox is on otherwise
+    /// (docs/process-sandbox.md).
+    pub no_sandbox: bool,
 }
 
 /// Seats a bot for one game with the runtimes' default limits.
@@ -228,6 +233,11 @@ pub fn connect_with(
     let process_limits = |base: crate::process::ProcessLimits| crate::process::ProcessLimits {
         message: limits.time_per_call.unwrap_or(base.message),
         address_space: limits.memory_bytes.or(base.address_space),
+        sandbox: crate::sandbox::SandboxPolicy {
+            enabled: base.sandbox.enabled && !limits.no_sandbox,
+            memory: limits.memory_bytes.or(base.sandbox.memory),
+            ..base.sandbox.clone()
+        },
         ..base
     };
     // The seat's span (the caller's, e.g. the arena's `seat`) learns which

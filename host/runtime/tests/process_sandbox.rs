@@ -61,14 +61,80 @@ fn every_layer_is_available_here() {
 }
 
 #[test]
-fn the_scratch_folder_is_writable_and_removed_after_the_game() {
+fn the_scratch_folder_is_a_private_tmp_gone_after_the_game() {
+    let note = format!("clue-sandbox-note-{}", std::process::id());
     let (line, scratch) = run(
-        "echo hi > \"$TMPDIR/note\" && cat \"$TMPDIR/note\" && pwd >/dev/null",
+        &format!(
+            "echo hi > \"$TMPDIR/{note}\" && cat \"$TMPDIR/{note}\" && [ \"$(pwd)\" = /tmp ] && echo \"$HOME\""
+        ),
         &[],
     );
     assert_eq!(line, "hi");
-    assert!(scratch.starts_with(std::env::temp_dir()), "{scratch:?}");
-    assert!(!scratch.exists(), "{} left behind", scratch.display());
+    assert_eq!(scratch, PathBuf::from("/tmp"));
+    // The bot's /tmp is a tmpfs of its own mount namespace: nothing reached
+    // the host's /tmp, and it vanished with the bot.
+    assert!(!std::env::temp_dir().join(&note).exists());
+}
+
+#[test]
+fn the_scratch_folder_is_size_capped() {
+    let (line, _) = run(
+        "dd if=/dev/zero of=\"$TMPDIR/fill\" bs=1M count=200 2>/dev/null && echo filled || echo $(($(stat -c %s \"$TMPDIR/fill\") >> 20))",
+        &[],
+    );
+    // The default cap, 64 MiB (a few pages go to the folder itself).
+    let mib: u64 = line.parse().unwrap_or_else(|_| panic!("not full: {line}"));
+    assert!((60..=64).contains(&mib), "{mib} MiB written");
+}
+
+#[test]
+fn the_bot_is_pid_1_of_its_own_namespace_and_sees_no_host_process() {
+    let (line, _) = run("echo \"$$ $(ls /proc | grep -c '^[0-9]')\"", &[]);
+    // sh itself (PID 1) and the `ls`, and the command substitution's subshell.
+    let (pid, count) = line.split_once(' ').unwrap();
+    assert_eq!(pid, "1", "{line}");
+    assert!(count.parse::<u32>().unwrap() <= 5, "{line}");
+    let env = [("HOST", std::process::id().to_string())];
+    let (line, _) = run(
+        "cat /proc/\"$HOST\"/environ 2>/dev/null | head -c 1 | wc -c",
+        &env,
+    );
+    assert_eq!(line, "0");
+}
+
+#[test]
+fn the_bot_runs_as_an_unprivileged_id_with_no_capability() {
+    let (line, _) = run(
+        "echo \"$(id -u) $(id -g) $(id -G) $(grep CapEff /proc/self/status | tr -d '\\t')\"",
+        &[],
+    );
+    let words: Vec<&str> = line.split(' ').collect();
+    let uid: u32 = words[0].parse().unwrap();
+    assert!(uid >= sandbox::UID_BASE, "{line}");
+    assert_eq!(words[1], words[0], "{line}");
+    assert_eq!(words[2], words[0], "no supplementary groups: {line}");
+    assert_eq!(words[3], "CapEff:0000000000000000", "{line}");
+}
+
+#[test]
+fn the_host_checkout_home_and_store_are_not_there() {
+    // Paths through the environment: a path written in the command line is
+    // the organiser's grant, and is bound (see `sandbox::own_folders`).
+    let checkout = env!("CARGO_MANIFEST_DIR");
+    let env = [
+        ("CHECKOUT", checkout.to_string()),
+        ("HOMES", "/root /home /var /srv /mnt /work".to_string()),
+    ];
+    let (line, _) = run("ls \"$CHECKOUT\" $HOMES 2>/dev/null | wc -l", &env);
+    assert_eq!(line, "0");
+}
+
+#[test]
+fn python_found_through_a_pyenv_shim_runs() {
+    // This machine's python3 is a pyenv shim (a bash script in
+    // ~/.pyenv/shims that runs ~/.pyenv/libexec/pyenv): its root is bound.
+    let (line, _) = run("python3 -c 'print(6 * 7)'", &[]);
+    assert_eq!(line, "42");
 }
 
 #[test]

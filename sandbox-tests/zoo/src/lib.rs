@@ -4,8 +4,11 @@
 //! native plugin and a wasm component (`examples/NAME.rs`).
 //!
 //! Everything hostile is bounded by the bot itself too (the floods stop at
-//! 64 MiB, the allocation at 2 GiB, the fork bomb at 40 processes), so a
-//! containment bug costs a slow test, never the shared machine.
+//! 64 MiB, the allocation at 2 GiB, the fork bombs at 30 and 500 processes,
+//! the disk filler at 1 GiB, the CPU burners at 60 s), and the "kill" bots
+//! only probe with signal 0 (which says whether a kill would have landed),
+//! so a containment bug costs a slow or failed test, never the shared
+//! machine.
 
 use std::io::Write;
 use std::time::Duration;
@@ -47,6 +50,16 @@ pub enum Behaviour {
     RepeatedSuggestion,
     OutOfTurn,
     LongName,
+    KillParent,
+    KillScan,
+    KillAny,
+    ReadHostProc,
+    SetsidFork,
+    WriteOutside,
+    FillDisk,
+    Ptrace,
+    ForkBombUnbounded,
+    CpuBurners,
 }
 
 /// The per-call limit the tests give every runtime, in milliseconds.
@@ -57,7 +70,7 @@ pub const LIMIT_MS: u64 = 1000;
 pub const SLOW_CALLS: usize = 3;
 
 impl Behaviour {
-    pub const ALL: [Behaviour; 31] = [
+    pub const ALL: [Behaviour; 41] = [
         Behaviour::LoopName,
         Behaviour::LoopBeginGame,
         Behaviour::LoopSuggest,
@@ -89,6 +102,16 @@ impl Behaviour {
         Behaviour::RepeatedSuggestion,
         Behaviour::OutOfTurn,
         Behaviour::LongName,
+        Behaviour::KillParent,
+        Behaviour::KillScan,
+        Behaviour::KillAny,
+        Behaviour::ReadHostProc,
+        Behaviour::SetsidFork,
+        Behaviour::WriteOutside,
+        Behaviour::FillDisk,
+        Behaviour::Ptrace,
+        Behaviour::ForkBombUnbounded,
+        Behaviour::CpuBurners,
     ];
 
     /// The kebab-case name: the example's file name with `_` for `-`, and
@@ -126,6 +149,16 @@ impl Behaviour {
             Behaviour::RepeatedSuggestion => "repeated-suggestion",
             Behaviour::OutOfTurn => "out-of-turn",
             Behaviour::LongName => "long-name",
+            Behaviour::KillParent => "kill-parent",
+            Behaviour::KillScan => "kill-scan",
+            Behaviour::KillAny => "kill-any",
+            Behaviour::ReadHostProc => "read-host-proc",
+            Behaviour::SetsidFork => "setsid-fork",
+            Behaviour::WriteOutside => "write-outside",
+            Behaviour::FillDisk => "fill-disk",
+            Behaviour::Ptrace => "ptrace",
+            Behaviour::ForkBombUnbounded => "fork-bomb-unbounded",
+            Behaviour::CpuBurners => "cpu-burners",
         }
     }
 
@@ -142,6 +175,8 @@ pub struct Hostile {
     setup: Option<Setup>,
     made: usize,
     last: Option<Suggestion>,
+    /// `cpu-burners`: its children spin; it then takes its time per call.
+    burning: bool,
 }
 
 impl Hostile {
@@ -151,6 +186,7 @@ impl Hostile {
             setup: None,
             made: 0,
             last: None,
+            burning: false,
         }
     }
 
@@ -210,6 +246,19 @@ fn flood(chunk: &[u8]) {
     let _ = out.flush();
 }
 
+/// Writes zeros to `path` in 1 MiB blocks up to `most` bytes; how many it wrote.
+fn fill(path: &std::path::Path, most: u64) -> u64 {
+    let Ok(mut file) = std::fs::File::create(path) else {
+        return 0;
+    };
+    let block = vec![0u8; 1 << 20];
+    let mut written = 0;
+    while written < most && file.write_all(&block).is_ok() {
+        written += block.len() as u64;
+    }
+    written
+}
+
 /// Says what got out, on stderr and as a panic payload, then unwinds
 /// without the panic hook: a trusted plugin's first backtrace would
 /// otherwise parse the whole host's debug info.
@@ -245,7 +294,190 @@ pub fn fork_bomb_child() {
 #[cfg(target_arch = "wasm32")]
 pub fn fork_bomb_child() {}
 
+/// The misdeeds that need system calls std does not offer.
+#[cfg(not(target_arch = "wasm32"))]
+mod hostile {
+    use super::escaped;
+    use std::time::{Duration, Instant};
+
+    /// Whether a signal to `pid` would be delivered (signal 0 checks
+    /// existence and permission, and harms nothing).
+    fn could_signal(pid: i32) -> bool {
+        // SAFETY: `kill` with signal 0 only checks; plain integers.
+        unsafe { libc::kill(pid, 0) == 0 }
+    }
+
+    fn own_pid() -> i32 {
+        std::process::id() as i32
+    }
+
+    pub fn signal_parent() {
+        let parent = std::os::unix::process::parent_id() as i32;
+        if parent > 1 && could_signal(parent) {
+            escaped(&format!("could kill its parent, process {parent}"));
+        }
+    }
+
+    pub fn signal_scanned() {
+        let Ok(entries) = std::fs::read_dir("/proc") else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse::<i32>().ok()) else {
+                continue;
+            };
+            if pid != own_pid() && could_signal(pid) {
+                escaped(&format!("could kill process {pid}, found in /proc"));
+            }
+        }
+    }
+
+    pub fn signal_any() {
+        for pid in 2..65536 {
+            if pid != own_pid() && could_signal(pid) {
+                escaped(&format!("could kill process {pid}"));
+            }
+        }
+    }
+
+    pub fn read_host_proc() {
+        let parent = std::os::unix::process::parent_id();
+        let mut pids = vec![1];
+        if parent > 0 {
+            pids.push(parent);
+        }
+        for pid in pids {
+            if pid == std::process::id() {
+                continue;
+            }
+            for what in ["environ", "cmdline"] {
+                let path = format!("/proc/{pid}/{what}");
+                if std::fs::read(&path).is_ok_and(|b| !b.is_empty()) {
+                    escaped(&format!("read {path}"));
+                }
+            }
+        }
+    }
+
+    /// Forks a child that calls `setsid` and forks again: the grandchild, in
+    /// a session of its own, sleeps two minutes (it carries the test's
+    /// marker, so the test sees it if it outlives the game).
+    pub fn setsid_double_fork() {
+        // SAFETY: the children make only async-signal-safe calls (`setsid`,
+        // `fork`, `sleep`, `_exit`) before they exit.
+        unsafe {
+            let child = libc::fork();
+            if child == 0 {
+                libc::setsid();
+                if libc::fork() == 0 {
+                    libc::sleep(120);
+                }
+                libc::_exit(0);
+            }
+            if child > 0 {
+                let mut status = 0;
+                libc::waitpid(child, &mut status, 0);
+            }
+        }
+    }
+
+    /// Attaches to its own (sleeping) child, then to its parent.
+    pub fn ptrace() {
+        // SAFETY: the child only sleeps and exits; ptrace takes integers and
+        // null pointers; the child is killed and reaped.
+        unsafe {
+            let child = libc::fork();
+            if child == 0 {
+                libc::sleep(120);
+                libc::_exit(0);
+            }
+            if child > 0 {
+                let attached = libc::ptrace(
+                    libc::PTRACE_ATTACH,
+                    child,
+                    std::ptr::null_mut::<libc::c_void>(),
+                    std::ptr::null_mut::<libc::c_void>(),
+                ) == 0;
+                libc::kill(child, libc::SIGKILL);
+                let mut status = 0;
+                libc::waitpid(child, &mut status, 0);
+                if attached {
+                    escaped("attached to its own child with ptrace");
+                }
+            }
+            let parent = libc::getppid();
+            if parent > 1
+                && libc::ptrace(
+                    libc::PTRACE_ATTACH,
+                    parent,
+                    std::ptr::null_mut::<libc::c_void>(),
+                    std::ptr::null_mut::<libc::c_void>(),
+                ) == 0
+            {
+                libc::ptrace(
+                    libc::PTRACE_DETACH,
+                    parent,
+                    std::ptr::null_mut::<libc::c_void>(),
+                    std::ptr::null_mut::<libc::c_void>(),
+                );
+                escaped("attached to its parent with ptrace");
+            }
+        }
+    }
+
+    /// Forks sleeping children until a fork is refused (at most 500).
+    pub fn fork_until_refused() {
+        let mut made = 0;
+        while made < 500 {
+            // SAFETY: the child only sleeps and exits.
+            let pid = unsafe { libc::fork() };
+            if pid == 0 {
+                // SAFETY: async-signal-safe calls only.
+                unsafe {
+                    libc::sleep(120);
+                    libc::_exit(0);
+                }
+            }
+            if pid < 0 {
+                break;
+            }
+            made += 1;
+        }
+        if made >= 500 {
+            escaped("forked 500 processes");
+        }
+    }
+
+    /// Two children that spin for up to a minute in the background.
+    pub fn cpu_burners() {
+        for _ in 0..2 {
+            // SAFETY: the child spins on a local and exits.
+            let pid = unsafe { libc::fork() };
+            if pid == 0 {
+                let started = Instant::now();
+                let mut x: u64 = 0;
+                while started.elapsed() < Duration::from_secs(60) {
+                    for _ in 0..1_000_000 {
+                        x = std::hint::black_box(x.wrapping_add(1));
+                    }
+                }
+                // SAFETY: ends the child without running the parent's
+                // destructors.
+                unsafe { libc::_exit(0) };
+            }
+        }
+    }
+}
+
 impl Hostile {
+    /// `cpu-burners`, once its children spin: half the limit per call, so
+    /// that the CPU time they burn is what catches the bot.
+    fn take_time(&self) {
+        if self.burning {
+            std::thread::sleep(Duration::from_millis(LIMIT_MS / 2));
+        }
+    }
+
     /// Runs the behaviour's misdeed at the first suggestion (those that can
     /// happen anywhere), and answers with what it wants to suggest.
     fn misbehave_at_suggest(&mut self) -> Option<Suggestion> {
@@ -254,12 +486,11 @@ impl Hostile {
             Behaviour::Sleep => std::thread::sleep(Duration::from_millis(LIMIT_MS * 2)),
             Behaviour::Allocate => {
                 let mut kept: Vec<Vec<u8>> = Vec::new();
-                // Zeroed blocks are fresh pages: touching one byte of each
-                // keeps this fast, so the limit that stops it is the memory
-                // cap, never the clock.
+                // Every page written: memory really used, which a memory
+                // cgroup counts (an address-space cap would stop untouched
+                // blocks too).
                 for _ in 0..2048 {
-                    let mut block = vec![0u8; 1 << 20];
-                    block[0] = 1;
+                    let block = vec![1u8; 1 << 20];
                     kept.push(std::hint::black_box(block));
                 }
                 std::hint::black_box(&kept);
@@ -303,11 +534,50 @@ impl Hostile {
                 }
             }
             Behaviour::ReadFile => {
-                for path in ["/etc/passwd", "/proc/self/status", "Cargo.toml"] {
+                // Its source checkout (outside the folder of its program or
+                // library), and a file only root may read.
+                let checkout = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
+                for path in [checkout, "/etc/shadow"] {
                     if std::fs::read(path).is_ok() {
                         escaped(&format!("read {path}"));
                     }
                 }
+            }
+            Behaviour::WriteOutside => {
+                let checkout = concat!(env!("CARGO_MANIFEST_DIR"), "/planted-by-zoo");
+                for path in [checkout, "/etc/planted-by-zoo", "/var/tmp/planted-by-zoo"] {
+                    if std::fs::write(path, "planted").is_ok() {
+                        let _ = std::fs::remove_file(path);
+                        escaped(&format!("wrote {path}"));
+                    }
+                }
+            }
+            Behaviour::FillDisk => {
+                let path = std::env::temp_dir().join("zoo-fill");
+                let written = fill(&path, 1 << 30);
+                let _ = std::fs::remove_file(&path);
+                if written >= 1 << 30 {
+                    escaped(&format!("wrote 1 GiB to {}", path.display()));
+                }
+            }
+            #[cfg(not(target_arch = "wasm32"))]
+            Behaviour::KillParent => hostile::signal_parent(),
+            #[cfg(not(target_arch = "wasm32"))]
+            Behaviour::KillScan => hostile::signal_scanned(),
+            #[cfg(not(target_arch = "wasm32"))]
+            Behaviour::KillAny => hostile::signal_any(),
+            #[cfg(not(target_arch = "wasm32"))]
+            Behaviour::ReadHostProc => hostile::read_host_proc(),
+            #[cfg(not(target_arch = "wasm32"))]
+            Behaviour::SetsidFork => hostile::setsid_double_fork(),
+            #[cfg(not(target_arch = "wasm32"))]
+            Behaviour::Ptrace => hostile::ptrace(),
+            #[cfg(not(target_arch = "wasm32"))]
+            Behaviour::ForkBombUnbounded => hostile::fork_until_refused(),
+            #[cfg(not(target_arch = "wasm32"))]
+            Behaviour::CpuBurners if !self.burning => {
+                hostile::cpu_burners();
+                self.burning = true;
             }
             Behaviour::ReadEnv => {
                 // Anything but what a process bot is given on purpose (the
@@ -333,6 +603,9 @@ impl Hostile {
             Behaviour::Network => {
                 if std::net::UdpSocket::bind("127.0.0.1:0").is_ok() {
                     escaped("opened a socket");
+                }
+                if std::net::TcpListener::bind("127.0.0.1:0").is_ok() {
+                    escaped("listened on a loopback port");
                 }
                 if std::net::TcpStream::connect_timeout(
                     &([127, 0, 0, 1], 9).into(),
@@ -411,6 +684,7 @@ impl Player for Hostile {
     }
 
     fn suggest(&mut self, _: &SuggestRequest) -> Option<Suggestion> {
+        self.take_time();
         if self.behaviour == Behaviour::SlowLegal && self.made < SLOW_CALLS {
             std::thread::sleep(Duration::from_millis(LIMIT_MS * 3 / 5));
         }
@@ -418,12 +692,14 @@ impl Player for Hostile {
     }
 
     fn watch(&mut self, _: &Event) {
+        self.take_time();
         if self.behaviour == Behaviour::LoopWatch && self.setup.is_some() {
             spin();
         }
     }
 
     fn respond(&mut self, request: &RespondRequest) -> Option<Card> {
+        self.take_time();
         match self.behaviour {
             Behaviour::LoopRespond => spin(),
             Behaviour::LieWhenDisproving => None,

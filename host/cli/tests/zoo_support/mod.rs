@@ -28,9 +28,10 @@ pub const STARTUP: Duration = Duration::from_secs(5);
 /// instead of holding it for ever. How long detection takes is reported in
 /// docs/SANDBOX.md and never asserted (a loaded machine makes it slow).
 pub const HANG_GUARD: Duration = Duration::from_secs(120);
-/// Address space of a process bot (`zoo-process`).
+/// Memory of a process bot (`zoo-process`): its memory cgroup, or its
+/// address space without one.
 pub const PROCESS_MEMORY: u64 = 256 << 20;
-/// Address space of an isolated native worker (the `clue` binary, which maps more).
+/// Memory of an isolated native worker (the `clue` binary, which maps more).
 pub const NATIVE_MEMORY: u64 = 512 << 20;
 /// The environment variable that marks every process a cell starts, so that
 /// one left behind is found (it is inherited by the bot's own children).
@@ -130,8 +131,9 @@ impl Runtime {
 /// Whether `behaviour` is run in `runtime`, or why not.
 pub fn applies(behaviour: &str, runtime: Runtime) -> Result<(), &'static str> {
     // Only what cannot take the host down, hang it or write over its output.
-    const TRUSTED: [&str; 13] = [
+    const TRUSTED: [&str; 14] = [
         "sleep",
+        "write-outside",
         "slow-legal",
         "panic",
         "read-file",
@@ -145,9 +147,28 @@ pub fn applies(behaviour: &str, runtime: Runtime) -> Result<(), &'static str> {
         "repeated-suggestion",
         "long-name",
     ];
+    // System calls of a process: run by the host's own process when the
+    // plugin is trusted, impossible in a component.
+    const PROCESS_CALLS: [&str; 9] = [
+        "kill-parent",
+        "kill-scan",
+        "kill-any",
+        "read-host-proc",
+        "setsid-fork",
+        "ptrace",
+        "fork-bomb-unbounded",
+        "cpu-burners",
+        "fork-bomb",
+    ];
     match (runtime, behaviour) {
         (Runtime::Jsonl, _) => Ok(()),
-        (_, "fork-bomb") => Err("only a process bot starts processes of its own"),
+        (Runtime::Native, "fork-bomb") => Err("`fork-bomb-unbounded` is its native form"),
+        (Runtime::Wasm, b) if PROCESS_CALLS.contains(&b) => {
+            Err("a component has no processes, signals or `/proc`")
+        }
+        (Runtime::NativeTrusted, b) if PROCESS_CALLS.contains(&b) => {
+            Err("would be the host's own process doing it: trusted code is the host")
+        }
         (Runtime::NativeTrusted, _) if !TRUSTED.contains(&behaviour) => {
             Err("runs in the host's process: cannot be pre-empted, survived or kept off its stdout")
         }
@@ -167,13 +188,29 @@ pub fn config_for(behaviour: &str) -> GameConfig {
     }
 }
 
-fn process_limits(marker: &str) -> ProcessLimits {
+/// Processes (and threads) a zoo bot may have at once: its pids cgroup.
+pub const PROCESSES: u64 = 100;
+/// CPU seconds of the `cpu-burners` bot with all its children.
+pub const BURNER_CPU_SECONDS: u64 = 2;
+
+fn process_limits(behaviour: &str, marker: &str, memory: u64) -> ProcessLimits {
+    let base = ProcessLimits::default();
     ProcessLimits {
         startup: STARTUP,
         message: LIMIT,
-        address_space: Some(PROCESS_MEMORY),
+        address_space: Some(memory),
+        processes: Some(PROCESSES),
+        cpu_seconds: if behaviour == "cpu-burners" {
+            Some(BURNER_CPU_SECONDS)
+        } else {
+            base.cpu_seconds
+        },
         env: vec![(MARKER.to_string(), marker.to_string())],
-        ..ProcessLimits::default()
+        sandbox: clue_runtime::sandbox::SandboxPolicy {
+            memory: Some(memory),
+            ..base.sandbox.clone()
+        },
+        ..base
     }
 }
 
@@ -217,10 +254,7 @@ pub fn connect(behaviour: &str, runtime: Runtime, marker: &str) -> Result<Seated
     let plain = |bot: Box<dyn SeatController>| Seated { bot, stderr: None };
     Ok(match runtime {
         Runtime::Native => {
-            let limits = ProcessLimits {
-                address_space: Some(NATIVE_MEMORY),
-                ..process_limits(marker)
-            };
+            let limits = process_limits(behaviour, marker, NATIVE_MEMORY);
             plain(Box::new(
                 IsolatedNative::spawn_with(&clue_binary(), &native_library(behaviour), &limits)
                     .map_err(|e| e.to_string())?,
@@ -237,7 +271,7 @@ pub fn connect(behaviour: &str, runtime: Runtime, marker: &str) -> Result<Seated
             let (bot, stderr) = process::connect_keeping_stderr(
                 Protocol::Jsonl,
                 &process_command(behaviour),
-                &process_limits(marker),
+                &process_limits(behaviour, marker, PROCESS_MEMORY),
             )
             .map_err(|e| e.to_string())?;
             Seated {

@@ -29,6 +29,8 @@ pub struct BotProcess {
     exited: Option<ExitStatus>,
     /// The bot's sandbox, torn down after the bot is killed.
     sandbox: Option<crate::sandbox::Prepared>,
+    /// CPU seconds of the bot with all its children (`ProcessLimits::cpu_seconds`).
+    cpu_cap: Option<u64>,
 }
 
 impl BotProcess {
@@ -58,18 +60,25 @@ impl BotProcess {
             limits.processes,
         )?;
         if let Some(sandbox) = &sandbox {
+            // Paths inside the bot's own root; the working directory is
+            // entered there too (a declared `dir` is bound at its own path).
             command
                 .env("TMPDIR", sandbox.scratch())
-                .env("HOME", sandbox.scratch())
-                .current_dir(sandbox.scratch());
+                .env("HOME", sandbox.scratch());
         }
         if let Some(dir) = &limits.dir {
             command.current_dir(dir);
         }
+        // Memory capped by the bot's cgroup: no `RLIMIT_AS`, which a JVM's
+        // address-space reservations trip over long before it uses memory.
+        let address_space = match &sandbox {
+            Some(sandbox) if sandbox.memory_capped() => None,
+            _ => limits.address_space,
+        };
         sys::contain(
             &mut command,
             sys::Rlimits {
-                address_space: limits.address_space,
+                address_space,
                 cpu_seconds: limits.cpu_seconds,
                 processes: limits.processes,
             },
@@ -84,7 +93,8 @@ impl BotProcess {
         tracing::debug!(
             pid = child.id(),
             command = %command_line,
-            address_space = limits.address_space,
+            address_space,
+            sandboxed = sandbox.is_some(),
             cpu_seconds = limits.cpu_seconds,
             processes = limits.processes,
             "spawned a contained process"
@@ -106,7 +116,42 @@ impl BotProcess {
             command: command_line,
             exited: None,
             sandbox,
+            cpu_cap: limits.cpu_seconds,
         })
+    }
+
+    /// A timeout fault when the bot and every process it started (background
+    /// children included, counted by its `cpuacct` cgroup) used more CPU
+    /// time than the cap; `RLIMIT_CPU` alone caps each process separately.
+    fn cpu_fault(&self) -> Option<Fault> {
+        let cap = self.cpu_cap?;
+        let used = self.sandbox.as_ref()?.cpu_seconds()?;
+        (used > cap as f64).then(|| {
+            Fault::new(
+                DqReason::Timeout,
+                format!(
+                    "used {used:.1} s of CPU time with its child processes, over the cap of {cap} s"
+                ),
+            )
+        })
+    }
+
+    /// `crash` turned into `out-of-memory` when the kernel killed a process
+    /// of the bot's memory cgroup.
+    fn memory_fault(&self, fault: Fault) -> Fault {
+        if fault.reason == DqReason::Crash
+            && self.sandbox.as_ref().is_some_and(|s| s.out_of_memory())
+        {
+            Fault::new(
+                DqReason::OutOfMemory,
+                format!(
+                    "{}; over its memory cap (the kernel's OOM killer)",
+                    fault.detail
+                ),
+            )
+        } else {
+            fault
+        }
     }
 
     /// The process id, which is also the id of the bot's process group.
@@ -171,6 +216,14 @@ impl BotProcess {
     /// The next line the bot writes, within `timeout`. `waiting_for` names
     /// what was expected, for the fault's detail.
     pub fn recv(&mut self, timeout: Duration, waiting_for: &str) -> Result<String, Fault> {
+        self.recv_inner(timeout, waiting_for)
+            .map_err(|fault| self.memory_fault(fault))
+    }
+
+    fn recv_inner(&mut self, timeout: Duration, waiting_for: &str) -> Result<String, Fault> {
+        if let Some(fault) = self.cpu_fault() {
+            return Err(fault);
+        }
         let deadline = Instant::now() + timeout;
         loop {
             let now = Instant::now();
@@ -187,7 +240,11 @@ impl BotProcess {
                 Err(RecvTimeoutError::Disconnected) => {
                     return Err(self.fault(Output::Failed("the output reader stopped".into())));
                 }
-                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Some(fault) = self.cpu_fault() {
+                        return Err(fault);
+                    }
+                }
             }
             // A bot that exited while a child of its own keeps its stdout
             // open never shows end of output: notice the exit itself.

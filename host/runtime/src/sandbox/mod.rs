@@ -1,50 +1,73 @@
 //! The sandbox of every process bot and isolated native worker
-//! (`docs/SANDBOX.md`): one layer applied where [`crate::process::BotProcess`]
-//! starts a bot, on Linux:
+//! (`docs/process-sandbox.md`, `docs/SANDBOX.md`): one layer applied where
+//! [`crate::process::BotProcess`] starts a bot, on Linux:
 //!
-//! - **Landlock** (crate `landlock`): the bot reads and executes only the
-//!   system's runtime folders, its own folder (that of every word of its
-//!   command line naming a file or folder, `sh -c` lines included), its
-//!   working directory and the paths declared for it ([`SandboxPolicy::read`]);
-//!   it writes only its private scratch folder (its `TMPDIR` and `HOME`, its
-//!   working directory unless one is declared) and `/dev/null`-like devices.
-//!   TCP `bind` is refused and TCP `connect` too, but for a Speed Clue bot's one
-//!   port to the host. Signals to processes outside the bot's own domain (the
-//!   host, other bots) are refused, and so is `ptrace` of them.
-//! - **A network namespace** (`unshare(CLONE_NEWNET)`, inside a fresh user
-//!   namespace when the host is not root): no interface but a down loopback,
-//!   so no UDP or unix-socket path to anything either. Speed Clue bots stay in
-//!   the host's namespace: they must reach the host's port, which Landlock
-//!   limits them to.
-//! - **A seccomp filter** (crate `seccompiler`, built once in the host):
-//!   `EPERM` for what no bot needs: ptrace, mount, namespaces, bpf, keyrings,
-//!   perf, kexec, modules, `process_vm_*`, reboot, swap, `userfaultfd`.
-//! - **cgroups** (v1 `pids` and `memory` where writable, as root here): a cap
-//!   on processes and on memory, and, at the end of the game, every process
-//!   of the bot's cgroup is killed, so no `setsid` and double fork survives.
+//! - **Namespaces**: the bot is PID 1 of a PID namespace of its own (its
+//!   parent, the process the host started, is a tiny init outside it that
+//!   only waits and mirrors the bot's exit), so it sees and signals no other
+//!   process, and every descendant dies with it (no `setsid` escape); a mount
+//!   namespace with a root folder of its own (below); IPC and UTS namespaces;
+//!   a fresh network namespace (no interface but a down loopback) for every
+//!   bot but Speed Clue's, which stays in the host's and reaches only its one
+//!   port (Landlock). When the host is root the bot runs as an unprivileged
+//!   uid and gid of its own (no capabilities); when it is not, a user
+//!   namespace maps the host's user to itself.
+//! - **Its own root folder** (`pivot_root` into a `tmpfs`): read-only binds
+//!   of the system's runtime folders, of the bot's own folders (that of
+//!   every word of its command line naming a file or folder, `sh -c` lines
+//!   included; a version manager's whole root for a program found in its
+//!   `shims`) and of the paths declared for it ([`SandboxPolicy::read`]);
+//!   a fresh `/proc` of its PID namespace; `/dev/null`-like devices; and
+//!   `/tmp`, a size-capped `tmpfs` ([`SandboxPolicy::scratch_bytes`]), its
+//!   `TMPDIR`, `HOME` and working directory (unless one is declared). The
+//!   host's `/tmp`, home folder, store and checkout are simply not there.
+//! - **Landlock** (crate `landlock`): as a second wall, reads only, writes
+//!   only to `/tmp` and the devices, no TCP `bind`, no TCP `connect` but a
+//!   Speed Clue bot's port, no signals out of its domain.
+//! - **A seccomp filter** (crate `seccompiler`, built in the host):
+//!   `EPERM` for what no bot needs: ptrace, mount, namespaces (`unshare`,
+//!   `setns`, `clone` with a namespace flag; `clone3`, whose flags a filter
+//!   cannot read, answers `ENOSYS` so that libc falls back to `clone`), bpf,
+//!   keyrings, perf, kexec, modules, `process_vm_*`, reboot, swap,
+//!   `userfaultfd`.
+//! - **cgroups** (v1 `pids`, `memory` and `cpuacct` where writable, as root
+//!   here): a cap on processes and on memory (so a JVM needs no `-Xmx`, and
+//!   `RLIMIT_AS` is only the fallback), the CPU time of the bot and all its
+//!   children counted (see [`Prepared::cpu_seconds`]), and at the end every
+//!   process of the bot's cgroup killed.
 //!
-//! Why these and not `bubblewrap`: the crates need no tool installed, cost no
-//! extra process per bot (a few system calls between `fork` and `exec`), and
-//! Landlock's scopes give what a PID namespace gives a bot that runs as the
-//! host's user (no signal or ptrace of anything outside) without an init
-//! process to keep. See `docs/SANDBOX.md` for what is and is not done.
+//! Why crates and system calls rather than `bubblewrap` or `nsjail`: nothing
+//! to install, and no extra program per bot: the set-up is a few dozen
+//! system calls between `fork` and `exec` (docs/process-sandbox.md has the
+//! measured cost). The steps are those of bubblewrap's `--unshare-all
+//! --ro-bind ... --proc /proc --tmpfs /tmp --die-with-parent`, and the
+//! unprivileged id that of IOI's `isolate`.
 
 mod sys;
 
-use std::ffi::OsStr;
+use std::ffi::{CString, OsStr};
 use std::os::fd::OwnedFd;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use landlock::{
     ABI, Access, AccessFs, AccessNet, CompatLevel, Compatible, NetPort, Ruleset, RulesetAttr,
     RulesetCreatedAttr, Scope, path_beneath_rules,
 };
 
-pub use sys::Layer;
-
 /// The Landlock ABI the rules are written for (6: signal scopes).
 const ABI_NEEDED: ABI = ABI::V6;
+
+/// The scratch folder inside the bot's root.
+pub const SCRATCH: &str = "/tmp";
+
+/// The first uid (and gid) of sandboxed bots when the host is root: each bot
+/// gets the next one (wrapping after [`UID_COUNT`]), as IOI's `isolate` gives
+/// each box its own, so that `RLIMIT_NPROC` counts one bot's processes.
+pub const UID_BASE: u32 = 1_900_000_000;
+const UID_COUNT: u64 = 1_000_000;
 
 /// Read-only system folders every bot may read and run programs from.
 const SYSTEM_READ: &[&str] = &[
@@ -56,7 +79,6 @@ const SYSTEM_READ: &[&str] = &[
     "/sbin",
     "/etc",
     "/opt",
-    "/proc",
     "/sys",
     "/run/current-system",
     "/nix/store",
@@ -74,9 +96,8 @@ const DEVICES: &[&str] = &[
 /// How a bot is sandboxed; part of [`crate::process::ProcessLimits`].
 #[derive(Clone, Debug)]
 pub struct SandboxPolicy {
-    /// Whether the sandbox applies. Default off for now: turning it on by
-    /// default waits on the zoo's regenerated table and the honest bots'
-    /// checks (docs/SANDBOX.md, "State"); [`SandboxPolicy::on`] turns it on.
+    /// Whether the sandbox applies. On by default; off only when the user
+    /// says so (`sandbox: off` in a tournament file, `--no-sandbox`).
     pub enabled: bool,
     /// Paths the bot may read besides the system, its own folder and its
     /// working directory (a tournament's `read:`).
@@ -87,15 +108,28 @@ pub struct SandboxPolicy {
     /// Memory of the bot and its children, by cgroup where one is writable.
     /// Default 2 GiB.
     pub memory: Option<u64>,
+    /// Size of the scratch folder (`/tmp`, a `tmpfs`). Default 64 MiB.
+    pub scratch_bytes: u64,
+}
+
+/// Whether [`SandboxPolicy::default`] is on: true unless the user opted out
+/// for the whole run (`clue --no-sandbox`, [`opt_out_everywhere`]).
+static ON_BY_DEFAULT: AtomicBool = AtomicBool::new(true);
+
+/// `--no-sandbox`: every bot started from now on in this process runs
+/// without the sandbox. Only an explicit choice of the user may call this.
+pub fn opt_out_everywhere() {
+    ON_BY_DEFAULT.store(false, Ordering::Relaxed);
 }
 
 impl Default for SandboxPolicy {
     fn default() -> Self {
         SandboxPolicy {
-            enabled: false,
+            enabled: ON_BY_DEFAULT.load(Ordering::Relaxed),
             read: Vec::new(),
             tcp_port: None,
             memory: Some(2 << 30),
+            scratch_bytes: 64 << 20,
         }
     }
 }
@@ -126,31 +160,90 @@ pub enum SandboxError {
          run `clue doctor`, or opt out with `sandbox: off` / `--no-sandbox`"
     )]
     Missing { layer: &'static str, why: String },
-    #[error("cannot create the bot's scratch folder: {0}")]
+    #[error("cannot create the mount point of the bot's root folder: {0}")]
     Scratch(std::io::Error),
     #[error("cannot set up the Landlock rules: {0}")]
     Landlock(String),
     #[error("cannot build the seccomp filter: {0}")]
     Seccomp(String),
+    #[error("a path of the bot cannot be passed to the kernel: {0}")]
+    Path(String),
+    #[error(
+        "the bot's folder {} is not readable by other users (mode {mode:o}), and the \
+         sandboxed bot runs as an unprivileged uid of its own: `chmod o+rx` it (and \
+         o+r its files), or opt out with `sandbox: off` / `--no-sandbox`",
+        path.display()
+    )]
+    Unreadable { path: PathBuf, mode: u32 },
 }
 
 /// A sandbox ready for one bot: made in the host before the bot starts,
 /// applied in the child between `fork` and `exec`, torn down (every process
-/// in it killed, the scratch folder removed) when dropped.
+/// in it killed, the mount point removed) when dropped.
 pub struct Prepared {
-    scratch: tempfile::TempDir,
+    /// The mount point of the bot's root (an empty folder of the host's).
+    root: tempfile::TempDir,
     pub(crate) child: sys::ChildSetup,
     cgroups: Vec<PathBuf>,
+    workdir: PathBuf,
 }
 
 impl Prepared {
-    /// The bot's private scratch folder.
+    /// The bot's private scratch folder, as the bot sees it (`/tmp`).
     pub fn scratch(&self) -> &Path {
-        self.scratch.path()
+        Path::new(SCRATCH)
     }
 
-    /// Kills every process left in the bot's cgroups (children that left its
-    /// process group with `setsid`).
+    /// The bot's working directory, as it sees it.
+    pub fn workdir(&self) -> &Path {
+        &self.workdir
+    }
+
+    /// The empty host folder the bot's root is mounted on (in the bot's
+    /// mount namespace only: from the host it stays empty).
+    pub fn mount_point(&self) -> &Path {
+        self.root.path()
+    }
+
+    /// Whether the bot's memory is capped by a cgroup (then `RLIMIT_AS`,
+    /// which a JVM's reservations trip over, is not needed).
+    pub fn memory_capped(&self) -> bool {
+        self.cgroups
+            .iter()
+            .any(|c| c.starts_with(Path::new(CGROUP_V1).join("memory")))
+    }
+
+    /// CPU seconds used so far by the bot and every process it started,
+    /// background children included (`cpuacct.usage`); `None` without the
+    /// `cpuacct` cgroup.
+    pub fn cpu_seconds(&self) -> Option<f64> {
+        let cgroup = self
+            .cgroups
+            .iter()
+            .find(|c| c.starts_with(Path::new(CGROUP_V1).join("cpuacct")))?;
+        let text = std::fs::read_to_string(cgroup.join("cpuacct.usage")).ok()?;
+        let nanos: u64 = text.trim().parse().ok()?;
+        Some(nanos as f64 / 1e9)
+    }
+
+    /// Whether the kernel's OOM killer struck in the bot's memory cgroup.
+    pub fn out_of_memory(&self) -> bool {
+        self.cgroups
+            .iter()
+            .filter(|c| c.starts_with(Path::new(CGROUP_V1).join("memory")))
+            .any(|c| {
+                std::fs::read_to_string(c.join("memory.oom_control"))
+                    .ok()
+                    .and_then(|t| {
+                        t.lines()
+                            .find_map(|l| l.strip_prefix("oom_kill "))
+                            .and_then(|n| n.trim().parse::<u64>().ok())
+                    })
+                    .is_some_and(|n| n > 0)
+            })
+    }
+
+    /// Kills every process left in the bot's cgroups.
     pub fn kill_all(&self) {
         for cgroup in &self.cgroups {
             sys::kill_cgroup(cgroup);
@@ -170,8 +263,11 @@ impl Drop for Prepared {
 
 static NEXT: AtomicU64 = AtomicU64::new(0);
 
+const CGROUP_V1: &str = "/sys/fs/cgroup";
+
 /// Prepares the sandbox of a bot started as `argv` in `dir`, with the
-/// cgroup limits `processes` and `policy.memory`. `None` when the policy is off.
+/// cgroup limits `processes` and `policy.memory`. `None` when the policy is
+/// off; an error naming the layer when one it needs is missing here.
 pub fn prepare(
     argv: &[String],
     dir: Option<&Path>,
@@ -181,53 +277,239 @@ pub fn prepare(
     if !policy.enabled {
         return Ok(None);
     }
-    if !cfg!(target_os = "linux") {
+    if let Some(missing) = layers().into_iter().find(|l| l.required && !l.available) {
         return Err(SandboxError::Missing {
-            layer: "Landlock",
-            why: "not Linux".into(),
+            layer: missing.name,
+            why: missing.detail,
         });
     }
-    let abi = landlock_abi();
-    if abi < 6 {
-        return Err(SandboxError::Missing {
-            layer: "Landlock ABI 6",
-            why: format!("the kernel offers ABI {abi}"),
-        });
-    }
-    let scratch = tempfile::Builder::new()
+    let root = tempfile::Builder::new()
         .prefix("clue-bot-")
         .tempdir()
         .map_err(SandboxError::Scratch)?;
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let (host_uid, host_gid) = sys::host_ids();
+    let ids = if host_uid == 0 {
+        let id = UID_BASE + (n % UID_COUNT) as u32;
+        sys::Ids::Switch { uid: id, gid: id }
+    } else {
+        sys::Ids::UserNamespace {
+            uid_map: c_string(format!("{host_uid} {host_uid} 1").as_bytes())?,
+            gid_map: c_string(format!("{host_gid} {host_gid} 1").as_bytes())?,
+        }
+    };
     let mut read: Vec<PathBuf> = SYSTEM_READ.iter().map(PathBuf::from).collect();
-    read.extend(own_folders(argv));
-    if let Some(dir) = dir {
-        read.push(absolute(dir));
+    let own = own_folders(argv);
+    if host_uid == 0 {
+        // The bot will not be root: a folder of its own it cannot enter
+        // (a `tempfile` folder is 0700) would fail later, obscurely.
+        use std::os::unix::fs::PermissionsExt;
+        for folder in &own {
+            if let Ok(meta) = std::fs::metadata(folder) {
+                let mode = meta.permissions().mode() & 0o7777;
+                if mode & 0o005 != 0o005 {
+                    return Err(SandboxError::Unreadable {
+                        path: folder.clone(),
+                        mode,
+                    });
+                }
+            }
+        }
     }
+    read.extend(own);
+    let workdir = match dir {
+        Some(dir) => {
+            let dir = absolute(dir);
+            read.push(dir.clone());
+            std::fs::canonicalize(&dir).unwrap_or(dir)
+        }
+        None => PathBuf::from(SCRATCH),
+    };
     read.extend(policy.read.iter().map(|p| absolute(p)));
-    let ruleset = ruleset(&read, scratch.path(), policy.tcp_port)?;
-    let seccomp = seccomp_filter()?;
-    let cgroups = make_cgroups(policy.memory, processes);
+    let owner = match &ids {
+        sys::Ids::Switch { uid, gid } => format!(",uid={uid},gid={gid}"),
+        sys::Ids::UserNamespace { .. } => String::new(),
+    };
+    let scratch_options = format!(
+        "size={},nr_inodes=16384,mode=0700{owner}",
+        policy.scratch_bytes.max(4096)
+    );
+    let fs = fs_plan(root.path(), &read, &workdir, &scratch_options)?;
+    let ruleset = ruleset(policy.tcp_port)?;
+    let seccomp = seccomp_filters()?;
+    let cgroups = make_cgroups(n, policy.memory, processes);
     let join: Vec<OwnedFd> = cgroups
         .iter()
         .filter_map(|c| sys::open_procs(c).ok())
         .collect();
     let child = sys::ChildSetup {
         ruleset,
+        read_access: AccessFs::from_read(ABI_NEEDED).bits(),
+        write_access: AccessFs::from_all(ABI_NEEDED).bits(),
         seccomp,
         join,
         new_netns: policy.tcp_port.is_none(),
-        as_root: sys::is_root(),
+        ids,
+        fs,
     };
     Ok(Some(Prepared {
-        scratch,
+        root,
         child,
         cgroups,
+        workdir,
     }))
 }
 
-/// The Landlock ABI the kernel offers (0: none).
-pub fn landlock_abi() -> i64 {
-    sys::landlock_abi()
+fn c_string(bytes: &[u8]) -> Result<CString, SandboxError> {
+    CString::new(bytes).map_err(|_| SandboxError::Path(String::from_utf8_lossy(bytes).into()))
+}
+
+fn c_path(path: &Path) -> Result<CString, SandboxError> {
+    c_string(path.as_os_str().as_bytes())
+}
+
+/// What is mounted where in the bot's root.
+enum Entry {
+    Bind {
+        src: PathBuf,
+        file: bool,
+        device: bool,
+    },
+    Symlink(PathBuf),
+    Tmpfs(String),
+    Proc,
+}
+
+/// Plans the bot's root: the read paths bound read-only (the top-level
+/// symbolic links of a merged `/usr` kept as links), `/proc`, the devices,
+/// the scratch `tmpfs` at `/tmp`; parents before children.
+fn fs_plan(
+    root: &Path,
+    read: &[PathBuf],
+    workdir: &Path,
+    scratch_options: &str,
+) -> Result<sys::FsPlan, SandboxError> {
+    let hidden = |p: &Path| {
+        p == Path::new("/")
+            || p == Path::new(SCRATCH)
+            || p.starts_with("/proc")
+            || p.starts_with("/dev")
+            || p.starts_with(root)
+    };
+    let mut entries: Vec<(PathBuf, Entry)> = Vec::new();
+    let mut binds: Vec<(PathBuf, bool)> = Vec::new();
+    for path in read {
+        let Ok(meta) = std::fs::symlink_metadata(path) else {
+            continue;
+        };
+        if meta.file_type().is_symlink()
+            && path.parent() == Some(Path::new("/"))
+            && !hidden(path)
+            && let Ok(target) = std::fs::read_link(path)
+        {
+            entries.push((path.clone(), Entry::Symlink(target)));
+        }
+        let Ok(real) = std::fs::canonicalize(path) else {
+            continue;
+        };
+        if hidden(&real) {
+            continue;
+        }
+        let file = !real.is_dir();
+        binds.push((real, file));
+    }
+    binds.sort();
+    binds.dedup();
+    let mut kept: Vec<(PathBuf, bool)> = Vec::new();
+    for (path, file) in binds {
+        // A folder already bound brings everything below it.
+        if kept.iter().any(|(k, f)| !f && path.starts_with(k)) {
+            continue;
+        }
+        kept.push((path, file));
+    }
+    // A link whose own path is bound as a folder is superseded by the bind.
+    entries.retain(|(at, _)| !kept.iter().any(|(k, _)| k == at));
+    for (path, file) in kept {
+        entries.push((
+            path.clone(),
+            Entry::Bind {
+                src: path,
+                file,
+                device: false,
+            },
+        ));
+    }
+    for device in DEVICES {
+        if Path::new(device).exists() {
+            entries.push((
+                PathBuf::from(device),
+                Entry::Bind {
+                    src: PathBuf::from(device),
+                    file: true,
+                    device: true,
+                },
+            ));
+        }
+    }
+    entries.push((PathBuf::from("/proc"), Entry::Proc));
+    entries.push((
+        PathBuf::from(SCRATCH),
+        Entry::Tmpfs(scratch_options.to_string()),
+    ));
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    entries.dedup_by(|a, b| a.0 == b.0);
+    let inside = |p: &Path| root.join(p.strip_prefix("/").unwrap_or(p));
+    let mut made: std::collections::HashSet<PathBuf> = std::collections::HashSet::new();
+    let mut steps = Vec::new();
+    for (at, entry) in entries {
+        let mut ancestors: Vec<&Path> = at.ancestors().skip(1).collect();
+        ancestors.reverse();
+        for dir in ancestors {
+            if dir != Path::new("/") && made.insert(dir.to_path_buf()) {
+                steps.push(sys::Step::Mkdir(c_path(&inside(dir))?));
+            }
+        }
+        let dst = c_path(&inside(&at))?;
+        match entry {
+            Entry::Symlink(target) => steps.push(sys::Step::Symlink {
+                target: c_path(&target)?,
+                at: dst,
+            }),
+            Entry::Bind { src, file, device } => {
+                steps.push(if file {
+                    sys::Step::Touch(dst.clone())
+                } else {
+                    sys::Step::Mkdir(dst.clone())
+                });
+                made.insert(at.clone());
+                steps.push(sys::Step::Bind {
+                    src: c_path(&src)?,
+                    dst,
+                    device,
+                });
+            }
+            Entry::Tmpfs(options) => {
+                made.insert(at.clone());
+                steps.push(sys::Step::Mkdir(dst.clone()));
+                steps.push(sys::Step::Tmpfs {
+                    dst,
+                    options: c_string(options.as_bytes())?,
+                });
+            }
+            Entry::Proc => {
+                made.insert(at.clone());
+                steps.push(sys::Step::Mkdir(dst.clone()));
+                steps.push(sys::Step::Proc(dst));
+            }
+        }
+    }
+    Ok(sys::FsPlan {
+        root: c_path(root)?,
+        steps,
+        workdir: c_path(workdir)?,
+        scratch: c_path(Path::new(SCRATCH))?,
+    })
 }
 
 fn absolute(path: &Path) -> PathBuf {
@@ -275,6 +557,14 @@ fn own_folders(argv: &[String]) -> Vec<PathBuf> {
             if let Some(folder) = folder
                 && folder != Path::new("/")
             {
+                // A program found in a version manager's `shims` (pyenv,
+                // rbenv, asdf) runs the manager, then the real program,
+                // both below the manager's root.
+                if folder.file_name() == Some(OsStr::new("shims"))
+                    && let Some(manager) = folder.parent()
+                {
+                    out.push(manager.to_path_buf());
+                }
                 out.push(folder);
             }
         }
@@ -289,15 +579,17 @@ fn which(program: &OsStr) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-fn ruleset(read: &[PathBuf], scratch: &Path, port: Option<u16>) -> Result<OwnedFd, SandboxError> {
+/// The Landlock ruleset made in the host: the devices' read and write, the
+/// network rules and scopes. The child adds its root (read) and `/tmp`
+/// (everything) once they exist.
+fn ruleset(port: Option<u16>) -> Result<OwnedFd, SandboxError> {
     let abi = ABI_NEEDED;
     let err = |e: landlock::RulesetError| SandboxError::Landlock(e.to_string());
-    let read_only = AccessFs::from_read(abi);
-    let read_write = AccessFs::from_all(abi);
-    let existing = |paths: &[PathBuf]| -> Vec<PathBuf> {
-        paths.iter().filter(|p| p.exists()).cloned().collect()
-    };
-    let devices: Vec<PathBuf> = DEVICES.iter().map(PathBuf::from).collect();
+    let devices: Vec<PathBuf> = DEVICES
+        .iter()
+        .map(PathBuf::from)
+        .filter(|p| p.exists())
+        .collect();
     let mut ruleset = Ruleset::default()
         .set_compatibility(CompatLevel::HardRequirement)
         .handle_access(AccessFs::from_all(abi))
@@ -310,14 +602,10 @@ fn ruleset(read: &[PathBuf], scratch: &Path, port: Option<u16>) -> Result<OwnedF
         .map_err(err)?
         .create()
         .map_err(err)?
-        .add_rules(path_beneath_rules(existing(read), read_only))
-        .map_err(err)?
         .add_rules(path_beneath_rules(
-            existing(&devices),
+            devices,
             AccessFs::ReadFile | AccessFs::WriteFile,
         ))
-        .map_err(err)?
-        .add_rules(path_beneath_rules([scratch], read_write))
         .map_err(err)?;
     if let Some(port) = port {
         ruleset = ruleset
@@ -358,39 +646,74 @@ const DENIED: &[&str] = &[
     "fsmount",
     "move_mount",
     "open_tree",
+    "mount_setattr",
 ];
 
-fn seccomp_filter() -> Result<seccompiler::BpfProgram, SandboxError> {
-    use seccompiler::{SeccompAction, SeccompFilter, TargetArch};
-    let arch = TargetArch::try_from(std::env::consts::ARCH)
-        .map_err(|e| SandboxError::Seccomp(e.to_string()))?;
-    let rules = DENIED
+/// Two filters: `EPERM` for [`DENIED`] and for `clone` with a namespace
+/// flag; `ENOSYS` for `clone3` (its flags are behind a pointer a filter
+/// cannot read; libc then falls back to `clone`, as under Docker's profile).
+fn seccomp_filters() -> Result<Vec<seccompiler::BpfProgram>, SandboxError> {
+    use seccompiler::{
+        SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
+        SeccompRule, TargetArch,
+    };
+    let err = |e: &dyn std::fmt::Display| SandboxError::Seccomp(e.to_string());
+    let arch = TargetArch::try_from(std::env::consts::ARCH).map_err(|e| err(&e))?;
+    let mut rules: std::collections::BTreeMap<i64, Vec<SeccompRule>> = DENIED
         .iter()
         .filter_map(|name| sys::syscall_number(name).map(|n| (n, Vec::new())))
         .collect();
-    let filter = SeccompFilter::new(
+    let mut clone_rules = Vec::new();
+    for &flag in sys::CLONE_NAMESPACE_FLAGS {
+        let condition = SeccompCondition::new(
+            0,
+            SeccompCmpArgLen::Qword,
+            SeccompCmpOp::MaskedEq(flag),
+            flag,
+        )
+        .map_err(|e| err(&e))?;
+        clone_rules.push(SeccompRule::new(vec![condition]).map_err(|e| err(&e))?);
+    }
+    if let Some(clone) = sys::syscall_number("clone") {
+        rules.insert(clone, clone_rules);
+    }
+    let denied = SeccompFilter::new(
         rules,
         SeccompAction::Allow,
-        SeccompAction::Errno(libc::EPERM as u32),
+        SeccompAction::Errno(sys::EPERM),
         arch,
     )
-    .map_err(|e| SandboxError::Seccomp(e.to_string()))?;
-    filter
-        .try_into()
-        .map_err(|e: seccompiler::BackendError| SandboxError::Seccomp(e.to_string()))
+    .map_err(|e| err(&e))?;
+    let mut clone3 = std::collections::BTreeMap::new();
+    if let Some(n) = sys::syscall_number("clone3") {
+        clone3.insert(n, Vec::new());
+    }
+    let clone3 = SeccompFilter::new(
+        clone3,
+        SeccompAction::Allow,
+        SeccompAction::Errno(sys::ENOSYS),
+        arch,
+    )
+    .map_err(|e| err(&e))?;
+    let mut out = Vec::new();
+    for filter in [denied, clone3] {
+        out.push(
+            filter
+                .try_into()
+                .map_err(|e: seccompiler::BackendError| err(&e))?,
+        );
+    }
+    Ok(out)
 }
 
 /// Creates the bot's cgroups where a v1 controller is writable: `pids`
-/// (`pids.max`) and `memory` (`memory.limit_in_bytes`, swap included where
-/// accounted). Missing or read-only controllers are skipped (see [`layers`]).
-fn make_cgroups(memory: Option<u64>, processes: Option<u64>) -> Vec<PathBuf> {
-    let name = format!(
-        "clue-arena/bot-{}-{}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    );
+/// (`pids.max`), `memory` (`memory.limit_in_bytes`, swap included where
+/// accounted) and `cpuacct` (counting only). Missing or read-only
+/// controllers are skipped (see [`layers`]).
+fn make_cgroups(n: u64, memory: Option<u64>, processes: Option<u64>) -> Vec<PathBuf> {
+    let name = format!("clue-arena/bot-{}-{n}", std::process::id());
     let mut out = Vec::new();
-    type Settings<'a> = [(&'a str, Vec<(&'a str, Option<u64>)>); 2];
+    type Settings<'a> = [(&'a str, Vec<(&'a str, Option<u64>)>); 3];
     let settings: Settings = [
         ("pids", vec![("pids.max", processes)]),
         (
@@ -400,9 +723,10 @@ fn make_cgroups(memory: Option<u64>, processes: Option<u64>) -> Vec<PathBuf> {
                 ("memory.memsw.limit_in_bytes", memory),
             ],
         ),
+        ("cpuacct", vec![]),
     ];
     for (controller, files) in settings {
-        let dir = Path::new("/sys/fs/cgroup").join(controller).join(&name);
+        let dir = Path::new(CGROUP_V1).join(controller).join(&name);
         if std::fs::create_dir_all(&dir).is_err() {
             continue;
         }
@@ -416,9 +740,110 @@ fn make_cgroups(memory: Option<u64>, processes: Option<u64>) -> Vec<PathBuf> {
     out
 }
 
-/// Each layer of the sandbox on this machine, for `clue doctor`.
+/// One layer of the sandbox and whether this machine has it.
+#[derive(Clone, Debug)]
+pub struct Layer {
+    pub name: &'static str,
+    pub available: bool,
+    /// Whether a sandboxed bot cannot start without it (the others have a
+    /// fallback, named in `detail`).
+    pub required: bool,
+    pub detail: String,
+}
+
+/// The Landlock ABI the kernel offers (0: none).
+pub fn landlock_abi() -> i64 {
+    sys::landlock_abi()
+}
+
+/// Each layer of the sandbox on this machine (`clue doctor`; the required
+/// ones are checked before every sandboxed bot starts). Probed once.
 pub fn layers() -> Vec<Layer> {
-    sys::layers()
+    static LAYERS: OnceLock<Vec<Layer>> = OnceLock::new();
+    LAYERS.get_or_init(probe).clone()
+}
+
+fn probe() -> Vec<Layer> {
+    let linux = cfg!(target_os = "linux");
+    let abi = if linux { landlock_abi() } else { 0 };
+    let root = sys::is_root();
+    let seccomp = std::fs::read_to_string("/proc/self/status")
+        .map(|s| s.contains("\nSeccomp:"))
+        .unwrap_or(false);
+    let namespaces = sys::can_unshare(sys::bot_namespaces(root));
+    let cgroup = |controller: &'static str, name: &'static str, fallback: &str| {
+        let dir = Path::new(CGROUP_V1).join(controller);
+        let probe = dir.join("clue-arena");
+        let ok = std::fs::create_dir_all(&probe).is_ok()
+            && std::fs::OpenOptions::new()
+                .write(true)
+                .open(probe.join("cgroup.procs"))
+                .is_ok();
+        Layer {
+            name,
+            available: ok,
+            required: false,
+            detail: if ok {
+                format!("{} is writable", probe.display())
+            } else {
+                format!(
+                    "{} is missing or not writable; fallback: {fallback}",
+                    dir.display()
+                )
+            },
+        }
+    };
+    vec![
+        Layer {
+            name: "Landlock (files, TCP ports, signals)",
+            available: abi >= 6,
+            required: true,
+            detail: if linux {
+                format!("kernel ABI {abi}, 6 needed (Linux 6.12 or later)")
+            } else {
+                "not Linux".into()
+            },
+        },
+        Layer {
+            name: "seccomp filter",
+            available: seccomp,
+            required: true,
+            detail: if seccomp {
+                "the kernel reports seccomp".into()
+            } else {
+                "no `Seccomp:` line in /proc/self/status".into()
+            },
+        },
+        Layer {
+            name: "namespaces (PID, mount, network, IPC, UTS; user when not root)",
+            available: namespaces.is_ok(),
+            required: true,
+            detail: match (&namespaces, root) {
+                (Ok(()), true) => "the host is root: the bot runs as an unprivileged uid".into(),
+                (Ok(()), false) => "through a user namespace mapping the host's user".into(),
+                (Err(e), _) => format!(
+                    "unshare refused ({e}); a container may forbid user namespaces \
+                     (sysctl kernel.unprivileged_userns_clone, \
+                     user.max_user_namespaces, AppArmor's restrict_unprivileged_userns)"
+                ),
+            },
+        },
+        cgroup(
+            "pids",
+            "cgroup v1 pids (process cap)",
+            "`RLIMIT_NPROC` per bot uid; the PID namespace still kills every descendant",
+        ),
+        cgroup(
+            "memory",
+            "cgroup v1 memory (memory cap)",
+            "`RLIMIT_AS` per process",
+        ),
+        cgroup(
+            "cpuacct",
+            "cgroup v1 cpuacct (CPU time of all the bot's processes)",
+            "`RLIMIT_CPU` per process",
+        ),
+    ]
 }
 
 /// Adds `sandbox` to `command`: applied in the child before it runs the bot.

@@ -1,26 +1,339 @@
 //! Every `unsafe` call of the sandbox: what the child does between `fork`
-//! and `exec` (join its cgroups, a new network namespace, Landlock, seccomp),
-//! killing a cgroup's processes, and the probes of `clue doctor`.
+//! and `exec` (join its cgroups, new namespaces, the tiny init outside the
+//! bot's PID namespace, the bot's own root folder, an unprivileged id,
+//! Landlock, seccomp), killing a cgroup's processes, and the probes of
+//! `clue doctor`.
+//!
+//! Everything the child needs (paths, mount options, id maps) is prepared in
+//! the host as C strings before `fork`: between `fork` and `exec` the child
+//! only makes system calls on memory it already owns, allocating nothing.
 
+use std::ffi::CString;
 use std::io;
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::Command;
 
+/// One step of building the bot's root folder, in order.
+#[derive(Clone, Debug)]
+pub enum Step {
+    /// `mkdir` (an existing folder is fine).
+    Mkdir(CString),
+    /// An empty file to bind a file onto.
+    Touch(CString),
+    /// A symbolic link `at` -> `target` (`/bin` -> `usr/bin`).
+    Symlink { target: CString, at: CString },
+    /// A read-only bind of `src` (and every mount below it) at `dst`;
+    /// `device`: a device node, so `nodev` is not set and it stays writable.
+    Bind {
+        src: CString,
+        dst: CString,
+        device: bool,
+    },
+    /// A fresh `tmpfs` with `options` (the size-capped scratch folder).
+    Tmpfs { dst: CString, options: CString },
+    /// A fresh `/proc` of the bot's PID namespace.
+    Proc(CString),
+}
+
+/// The bot's own root folder: a `tmpfs` at `root` (an empty folder of the
+/// host, seen only in the bot's mount namespace), the steps that fill it,
+/// then `pivot_root` into it.
+#[derive(Clone, Debug)]
+pub struct FsPlan {
+    pub root: CString,
+    pub steps: Vec<Step>,
+    /// Where the bot starts, inside its root.
+    pub workdir: CString,
+    /// The scratch folder inside its root (`/tmp`), made writable for
+    /// Landlock once it exists.
+    pub scratch: CString,
+}
+
+/// Who the bot runs as.
+#[derive(Clone, Debug)]
+pub enum Ids {
+    /// The host is root: the bot runs as this unprivileged uid and gid (no
+    /// supplementary groups, every capability dropped by `setresuid`).
+    Switch { uid: u32, gid: u32 },
+    /// The host is an ordinary user: a user namespace maps that user to
+    /// itself (the bot keeps its uid and has no capability after `exec`).
+    /// The maps are written by the child itself.
+    UserNamespace { uid_map: CString, gid_map: CString },
+}
+
 /// What the child applies to itself before `exec`, prepared in the host.
 pub struct ChildSetup {
     /// A Landlock ruleset.
     pub ruleset: OwnedFd,
-    /// A compiled seccomp filter.
-    pub seccomp: seccompiler::BpfProgram,
+    /// Landlock rights of the whole root (read) and of the scratch folder
+    /// (everything), added in the child once they exist.
+    pub read_access: u64,
+    pub write_access: u64,
+    /// Compiled seccomp filters, installed in order.
+    pub seccomp: Vec<seccompiler::BpfProgram>,
     /// `cgroup.procs` of each of the bot's cgroups, open for writing.
     pub join: Vec<OwnedFd>,
-    /// Whether to enter a fresh network namespace.
+    /// Whether to enter a fresh network namespace (not for Speed Clue bots).
     pub new_netns: bool,
-    /// Whether the host is root (else a user namespace comes with the
-    /// network namespace).
-    pub as_root: bool,
+    pub ids: Ids,
+    pub fs: FsPlan,
+}
+
+/// `struct landlock_path_beneath_attr` (packed, as in the kernel's uapi).
+#[repr(C, packed)]
+struct PathBeneath {
+    allowed_access: u64,
+    parent_fd: i32,
+}
+
+/// `struct mount_attr` of `mount_setattr(2)`.
+#[repr(C)]
+struct MountAttr {
+    attr_set: u64,
+    attr_clr: u64,
+    propagation: u64,
+    userns_fd: u64,
+}
+
+const MOUNT_ATTR_RDONLY: u64 = 0x1;
+const MOUNT_ATTR_NOSUID: u64 = 0x2;
+const MOUNT_ATTR_NODEV: u64 = 0x4;
+const MOUNT_ATTR_NOEXEC: u64 = 0x8;
+const LANDLOCK_RULE_PATH_BENEATH: libc::c_int = 1;
+
+/// Namespaces every sandboxed bot gets (the network one unless it is a
+/// Speed Clue bot; the user one when the host is not root).
+const NAMESPACES: libc::c_int =
+    libc::CLONE_NEWNS | libc::CLONE_NEWPID | libc::CLONE_NEWIPC | libc::CLONE_NEWUTS;
+
+fn check(result: libc::c_int) -> io::Result<()> {
+    if result == -1 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(())
+    }
+}
+
+fn check_long(result: libc::c_long) -> io::Result<()> {
+    if result == -1 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(())
+    }
+}
+
+/// Writes `bytes` to the file at `path` (a `/proc/self` control file).
+///
+/// # Safety
+/// Only system calls on the caller's memory: safe between `fork` and `exec`.
+unsafe fn write_file(path: &std::ffi::CStr, bytes: &[u8]) -> io::Result<()> {
+    // SAFETY: (of the calls) `path` is a valid C string, `bytes` a valid slice.
+    unsafe {
+        let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+        if fd == -1 {
+            return Err(io::Error::last_os_error());
+        }
+        let written = libc::write(fd, bytes.as_ptr().cast(), bytes.len());
+        libc::close(fd);
+        if written != bytes.len() as isize {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+/// The tiny init: the process the host started (outside the bot's PID
+/// namespace) keeps no file open, waits for the bot (PID 1 of its
+/// namespace) and ends as it ended, so the host sees the bot's exit status.
+/// Its death (the host kills its process group) kills the bot through
+/// `PR_SET_PDEATHSIG`, and the bot's death, as PID 1, kills every process of
+/// its namespace: nothing outlives the bot.
+///
+/// # Safety
+/// Only async-signal-safe system calls: safe between `fork` and `exec`.
+unsafe fn wait_and_mirror(bot: libc::pid_t) -> ! {
+    // SAFETY: plain system calls on integers and on `status`, a local.
+    unsafe {
+        // Every descriptor, the pipes to the host and std's exec-error pipe
+        // among them: the bot holds its own copies.
+        libc::syscall(libc::SYS_close_range, 0u32, u32::MAX, 0u32);
+        let mut status: libc::c_int = 0;
+        loop {
+            let got = libc::waitpid(bot, &mut status, 0);
+            if got == bot {
+                break;
+            }
+            if got == -1 && *libc::__errno_location() != libc::EINTR {
+                libc::_exit(127);
+            }
+        }
+        if libc::WIFEXITED(status) {
+            libc::_exit(libc::WEXITSTATUS(status));
+        }
+        if libc::WIFSIGNALED(status) {
+            let signal = libc::WTERMSIG(status);
+            libc::signal(signal, libc::SIG_DFL);
+            let mut set: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut set);
+            libc::sigaddset(&mut set, signal);
+            libc::sigprocmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+            libc::kill(libc::getpid(), signal);
+            libc::_exit(128 + signal);
+        }
+        libc::_exit(127)
+    }
+}
+
+/// Builds the bot's root folder and enters it (run as PID 1 of the new PID
+/// namespace, so that `/proc` shows that namespace).
+///
+/// # Safety
+/// Only system calls on the plan's prepared C strings: safe between `fork`
+/// and `exec`.
+unsafe fn enter_root(plan: &FsPlan) -> io::Result<()> {
+    let none = std::ptr::null::<libc::c_char>();
+    // SAFETY: every pointer is a valid C string of `plan`, a static literal
+    // or null where the call allows it; nothing is allocated.
+    unsafe {
+        // Mounts made here never propagate back to the host.
+        check(libc::mount(
+            none,
+            c"/".as_ptr(),
+            none,
+            libc::MS_REC | libc::MS_PRIVATE,
+            std::ptr::null(),
+        ))?;
+        check(libc::mount(
+            c"tmpfs".as_ptr(),
+            plan.root.as_ptr(),
+            c"tmpfs".as_ptr(),
+            libc::MS_NOSUID | libc::MS_NODEV,
+            c"size=1m,mode=0755".as_ptr().cast(),
+        ))?;
+        for step in &plan.steps {
+            match step {
+                Step::Mkdir(path) => {
+                    if libc::mkdir(path.as_ptr(), 0o755) == -1
+                        && *libc::__errno_location() != libc::EEXIST
+                    {
+                        return Err(io::Error::last_os_error());
+                    }
+                }
+                Step::Touch(path) => {
+                    let fd = libc::open(
+                        path.as_ptr(),
+                        libc::O_CREAT | libc::O_WRONLY | libc::O_CLOEXEC,
+                        0o644,
+                    );
+                    if fd == -1 {
+                        return Err(io::Error::last_os_error());
+                    }
+                    libc::close(fd);
+                }
+                Step::Symlink { target, at } => {
+                    check(libc::symlink(target.as_ptr(), at.as_ptr()))?;
+                }
+                Step::Bind { src, dst, device } => {
+                    check(libc::mount(
+                        src.as_ptr(),
+                        dst.as_ptr(),
+                        none,
+                        libc::MS_BIND | libc::MS_REC,
+                        std::ptr::null(),
+                    ))?;
+                    let attr = MountAttr {
+                        attr_set: if *device {
+                            MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC
+                        } else {
+                            MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV
+                        },
+                        attr_clr: 0,
+                        propagation: 0,
+                        userns_fd: 0,
+                    };
+                    check_long(libc::syscall(
+                        libc::SYS_mount_setattr,
+                        libc::AT_FDCWD,
+                        dst.as_ptr(),
+                        libc::AT_RECURSIVE as libc::c_uint,
+                        &attr as *const MountAttr,
+                        std::mem::size_of::<MountAttr>(),
+                    ))?;
+                }
+                Step::Tmpfs { dst, options } => {
+                    check(libc::mount(
+                        c"tmpfs".as_ptr(),
+                        dst.as_ptr(),
+                        c"tmpfs".as_ptr(),
+                        libc::MS_NOSUID | libc::MS_NODEV,
+                        options.as_ptr().cast(),
+                    ))?;
+                }
+                Step::Proc(dst) => {
+                    check(libc::mount(
+                        c"proc".as_ptr(),
+                        dst.as_ptr(),
+                        c"proc".as_ptr(),
+                        libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+                        std::ptr::null(),
+                    ))?;
+                }
+            }
+        }
+        // pivot_root(".", "."): the old root ends up stacked under the new
+        // one and is then detached: nothing of the host is reachable.
+        check(libc::chdir(plan.root.as_ptr()))?;
+        check_long(libc::syscall(
+            libc::SYS_pivot_root,
+            c".".as_ptr(),
+            c".".as_ptr(),
+        ))?;
+        check(libc::umount2(c".".as_ptr(), libc::MNT_DETACH))?;
+        check(libc::chdir(c"/".as_ptr()))?;
+        // The skeleton itself (mount points only) is read-only too.
+        check(libc::mount(
+            none,
+            c"/".as_ptr(),
+            none,
+            libc::MS_REMOUNT | libc::MS_BIND | libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV,
+            std::ptr::null(),
+        ))?;
+        check(libc::chdir(plan.workdir.as_ptr()))?;
+    }
+    Ok(())
+}
+
+/// Adds a Landlock rule for the folder `path` (opened here, in the child).
+///
+/// # Safety
+/// Only system calls on a valid C string and a local: safe between `fork`
+/// and `exec`.
+unsafe fn landlock_allow(ruleset: i32, path: &std::ffi::CStr, access: u64) -> io::Result<()> {
+    // SAFETY: `path` is a valid C string; `attr` lives across the call.
+    unsafe {
+        let fd = libc::open(
+            path.as_ptr(),
+            libc::O_PATH | libc::O_CLOEXEC | libc::O_DIRECTORY,
+        );
+        if fd == -1 {
+            return Err(io::Error::last_os_error());
+        }
+        let attr = PathBeneath {
+            allowed_access: access,
+            parent_fd: fd,
+        };
+        let result = libc::syscall(
+            libc::SYS_landlock_add_rule,
+            ruleset,
+            LANDLOCK_RULE_PATH_BENEATH,
+            &attr as *const PathBeneath,
+            0u32,
+        );
+        libc::close(fd);
+        check_long(result)
+    }
 }
 
 /// Adds the sandbox to `command`, run in the child after the process
@@ -28,22 +341,24 @@ pub struct ChildSetup {
 pub fn apply(command: &mut Command, setup: &ChildSetup) {
     let ruleset = setup.ruleset.as_raw_fd();
     let join: Vec<i32> = setup.join.iter().map(AsRawFd::as_raw_fd).collect();
-    let filter = setup.seccomp.clone();
-    let new_netns = setup.new_netns;
-    let namespaces = if setup.as_root {
-        libc::CLONE_NEWNET
-    } else {
-        libc::CLONE_NEWUSER | libc::CLONE_NEWNET
-    };
+    let filters = setup.seccomp.clone();
+    let ids = setup.ids.clone();
+    let fs = setup.fs.clone();
+    let (read_access, write_access) = (setup.read_access, setup.write_access);
+    let mut namespaces = NAMESPACES;
+    if setup.new_netns {
+        namespaces |= libc::CLONE_NEWNET;
+    }
+    if let Ids::UserNamespace { .. } = ids {
+        namespaces |= libc::CLONE_NEWUSER;
+    }
     let hook = move || {
-        let program = libc::sock_fprog {
-            len: filter.len() as libc::c_ushort,
-            filter: filter.as_ptr() as *mut libc::sock_filter,
-        };
         // SAFETY: only async-signal-safe system calls on plain integers and
-        // on memory owned by this closure (`b"0"`, `program` pointing into
-        // `filter`, both alive for the calls); nothing is allocated, no lock
-        // is taken, as required between `fork` and `exec`.
+        // on memory owned by this closure (the prepared C strings, `b"0"`,
+        // the filters), all alive for the calls; nothing is allocated and no
+        // lock is taken, as required between `fork` and `exec`. The `fork`
+        // below is made by this single-threaded child; its parent never
+        // returns from the hook (`wait_and_mirror`).
         unsafe {
             for fd in &join {
                 // "0" moves the writing process into the cgroup.
@@ -51,22 +366,41 @@ pub fn apply(command: &mut Command, setup: &ChildSetup) {
                     return Err(io::Error::last_os_error());
                 }
             }
-            if new_netns && libc::unshare(namespaces) == -1 {
+            check(libc::unshare(namespaces))?;
+            if let Ids::UserNamespace { uid_map, gid_map } = &ids {
+                write_file(c"/proc/self/setgroups", b"deny")?;
+                write_file(c"/proc/self/uid_map", uid_map.as_bytes())?;
+                write_file(c"/proc/self/gid_map", gid_map.as_bytes())?;
+            }
+            // The bot becomes PID 1 of the new PID namespace.
+            let bot = libc::fork();
+            if bot == -1 {
                 return Err(io::Error::last_os_error());
             }
-            if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1 {
-                return Err(io::Error::last_os_error());
+            if bot > 0 {
+                wait_and_mirror(bot);
             }
-            if libc::syscall(libc::SYS_landlock_restrict_self, ruleset, 0) == -1 {
-                return Err(io::Error::last_os_error());
+            check(libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0))?;
+            enter_root(&fs)?;
+            if let Ids::Switch { uid, gid } = ids {
+                check(libc::setgroups(0, std::ptr::null()))?;
+                check(libc::setresgid(gid, gid, gid))?;
+                check(libc::setresuid(uid, uid, uid))?;
             }
-            if libc::prctl(
-                libc::PR_SET_SECCOMP,
-                libc::SECCOMP_MODE_FILTER,
-                &program as *const libc::sock_fprog,
-            ) == -1
-            {
-                return Err(io::Error::last_os_error());
+            check(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))?;
+            landlock_allow(ruleset, c"/", read_access)?;
+            landlock_allow(ruleset, &fs.scratch, write_access)?;
+            check_long(libc::syscall(libc::SYS_landlock_restrict_self, ruleset, 0))?;
+            for filter in &filters {
+                let program = libc::sock_fprog {
+                    len: filter.len() as libc::c_ushort,
+                    filter: filter.as_ptr() as *mut libc::sock_filter,
+                };
+                check(libc::prctl(
+                    libc::PR_SET_SECCOMP,
+                    libc::SECCOMP_MODE_FILTER,
+                    &program as *const libc::sock_fprog,
+                ))?;
             }
         }
         Ok(())
@@ -110,10 +444,15 @@ pub fn kill_cgroup(cgroup: &Path) {
     }
 }
 
+/// The host's effective uid and gid.
+pub fn host_ids() -> (u32, u32) {
+    // SAFETY: `geteuid`/`getegid` take nothing and cannot fail.
+    unsafe { (libc::geteuid(), libc::getegid()) }
+}
+
 /// Whether the host runs as root.
 pub fn is_root() -> bool {
-    // SAFETY: `geteuid` takes nothing and cannot fail.
-    unsafe { libc::geteuid() == 0 }
+    host_ids().0 == 0
 }
 
 /// The Landlock ABI version the kernel offers (0: none).
@@ -129,6 +468,41 @@ pub fn landlock_abi() -> i64 {
         )
     };
     version.max(0)
+}
+
+/// Whether this process may create the namespaces `flags` (tried in a
+/// short-lived child, for `clue doctor` and the start-up check).
+pub fn can_unshare(flags: libc::c_int) -> Result<(), io::Error> {
+    // SAFETY: the child makes two async-signal-safe calls and `_exit`s; the
+    // parent waits for it with a local status.
+    unsafe {
+        let pid = libc::fork();
+        if pid == -1 {
+            return Err(io::Error::last_os_error());
+        }
+        if pid == 0 {
+            let code = if libc::unshare(flags) == 0 {
+                0
+            } else {
+                *libc::__errno_location()
+            };
+            libc::_exit(code & 0xff);
+        }
+        let mut status = 0;
+        if libc::waitpid(pid, &mut status, 0) == -1 {
+            return Err(io::Error::last_os_error());
+        }
+        match libc::WEXITSTATUS(status) {
+            0 => Ok(()),
+            errno => Err(io::Error::from_raw_os_error(errno)),
+        }
+    }
+}
+
+/// The namespaces of a sandboxed bot, for [`can_unshare`].
+pub fn bot_namespaces(root: bool) -> libc::c_int {
+    let user = if root { 0 } else { libc::CLONE_NEWUSER };
+    NAMESPACES | libc::CLONE_NEWNET | user
 }
 
 /// The number of a system call of [`super::DENIED`].
@@ -162,75 +536,25 @@ pub fn syscall_number(name: &str) -> Option<i64> {
         "fsmount" => libc::SYS_fsmount,
         "move_mount" => libc::SYS_move_mount,
         "open_tree" => libc::SYS_open_tree,
+        "mount_setattr" => libc::SYS_mount_setattr,
+        "clone" => libc::SYS_clone,
+        "clone3" => libc::SYS_clone3,
         _ => return None,
     };
     Some(n)
 }
 
-/// One layer of the sandbox and whether this machine has it.
-#[derive(Clone, Debug)]
-pub struct Layer {
-    pub name: &'static str,
-    pub available: bool,
-    pub detail: String,
-}
+/// The `clone` flags that make namespaces (refused by the seccomp filter).
+pub const CLONE_NAMESPACE_FLAGS: &[u64] = &[
+    libc::CLONE_NEWNS as u64,
+    libc::CLONE_NEWUSER as u64,
+    libc::CLONE_NEWPID as u64,
+    libc::CLONE_NEWNET as u64,
+    libc::CLONE_NEWIPC as u64,
+    libc::CLONE_NEWUTS as u64,
+    libc::CLONE_NEWCGROUP as u64,
+];
 
-/// Probes each layer (`clue doctor`).
-pub fn layers() -> Vec<Layer> {
-    let abi = landlock_abi();
-    let seccomp = std::fs::read_to_string("/proc/self/status")
-        .map(|s| s.contains("\nSeccomp:"))
-        .unwrap_or(false);
-    let userns = std::fs::read_to_string("/proc/sys/user/max_user_namespaces")
-        .ok()
-        .and_then(|s| s.trim().parse::<u64>().ok())
-        .unwrap_or(0);
-    let cgroup = |controller: &str| {
-        let dir = Path::new("/sys/fs/cgroup").join(controller);
-        let probe = dir.join("clue-arena");
-        let ok = std::fs::create_dir_all(&probe).is_ok();
-        Layer {
-            name: if controller == "pids" {
-                "cgroup v1 pids (process cap, kill of every descendant)"
-            } else {
-                "cgroup v1 memory (memory cap)"
-            },
-            available: ok,
-            detail: if ok {
-                format!("{} is writable", probe.display())
-            } else {
-                format!(
-                    "{} is missing or not writable: `RLIMIT_NPROC`/`RLIMIT_AS` and the process group only",
-                    dir.display()
-                )
-            },
-        }
-    };
-    vec![
-        Layer {
-            name: "Landlock (files, TCP, signals, ptrace)",
-            available: abi >= 6,
-            detail: format!("kernel ABI {abi}, 6 needed"),
-        },
-        Layer {
-            name: "seccomp filter",
-            available: seccomp,
-            detail: if seccomp {
-                "the kernel reports seccomp".into()
-            } else {
-                "no `Seccomp:` line in /proc/self/status".into()
-            },
-        },
-        Layer {
-            name: "network namespace",
-            available: is_root() || userns > 0,
-            detail: if is_root() {
-                "the host is root".into()
-            } else {
-                format!("through a user namespace (max_user_namespaces {userns})")
-            },
-        },
-        cgroup("pids"),
-        cgroup("memory"),
-    ]
-}
+/// `ENOSYS`, `EPERM`: the errors of the seccomp filters.
+pub const ENOSYS: u32 = libc::ENOSYS as u32;
+pub const EPERM: u32 = libc::EPERM as u32;

@@ -1,0 +1,2 @@
+//! The `fill-disk` bot as a native plugin or a wasm component.
+zoo::export!(zoo::Behaviour::FillDisk);

@@ -1,0 +1,2 @@
+//! The `kill-any` bot as a native plugin or a wasm component.
+zoo::export!(zoo::Behaviour::KillAny);

@@ -1,0 +1,2 @@
+//! The `kill-scan` bot as a native plugin or a wasm component.
+zoo::export!(zoo::Behaviour::KillScan);

@@ -1,0 +1,2 @@
+//! The `setsid-fork` bot as a native plugin or a wasm component.
+zoo::export!(zoo::Behaviour::SetsidFork);
