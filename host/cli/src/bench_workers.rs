@@ -64,11 +64,15 @@ impl Database {
         };
         let mut client = postgres::Client::connect(url, postgres::NoTls)
             .with_context(|| clue_arena::store::display_name(Path::new(url)))?;
-        client
-            .batch_execute(&format!(
-                "DROP DATABASE IF EXISTS {name}; CREATE DATABASE {name}"
-            ))
-            .with_context(|| format!("creating the database {name}"))?;
+        // One statement a call: neither may run inside a transaction block.
+        for statement in [
+            format!("DROP DATABASE IF EXISTS {name}"),
+            format!("CREATE DATABASE {name}"),
+        ] {
+            client
+                .batch_execute(&statement)
+                .with_context(|| format!("creating the database {name}"))?;
+        }
         Ok(Database {
             admin: url.to_string(),
             url: format!("{server}/{name}{query}"),
