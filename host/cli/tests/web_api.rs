@@ -972,3 +972,97 @@ fn cards_of(state: &Value, category: &str) -> Vec<u64> {
         .filter_map(|c| c["id"].as_u64())
         .collect()
 }
+
+/// Runs a tournament of `games` quick `classic` games into `db`.
+fn stored_games(dir: &std::path::Path, db: &std::path::Path, games: usize) {
+    let file = dir.join(format!("t{games}.yaml"));
+    std::fs::write(
+        &file,
+        format!(
+            "variant: classic\nplayers: 3\nseed: 5\nschedule:\n  kind: random\n  games: {games}\nbots:\n  - {{name: notebook, kind: builtin, path: notebook}}\n  - {{name: clueless, kind: builtin, path: clueless}}\n  - {{name: notebook-2, kind: builtin, path: notebook}}\n"
+        ),
+    )
+    .expect("tournament file");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_clue"))
+        .args(["tournament", "run", "--quiet"])
+        .arg(&file)
+        .arg("--db")
+        .arg(db)
+        .stdout(std::process::Stdio::null())
+        .status()
+        .expect("clue tournament run");
+    assert!(status.success());
+}
+
+#[test]
+fn the_game_list_is_paged_and_sent_again_only_when_it_changed() {
+    let dir = tempfile::tempdir().expect("a scratch directory");
+    let db = dir.path().join("list.sqlite");
+    let more = dir.path().join("more.sqlite");
+    stored_games(dir.path(), &db, 55);
+    stored_games(dir.path(), &more, 56);
+    let server = Server::start(Some(&db));
+    let get = |path: &str, etag: Option<&str>| {
+        let host = format!("Host: {}", server.addr);
+        let tag = etag.map(|t| format!("If-None-Match: {t}"));
+        let mut headers = vec![host.as_str()];
+        headers.extend(tag.as_deref());
+        let (status, head, body) = web_support::http_full(&server.addr, "GET", path, &headers, "");
+        let tag = web_support::header_of(&head, "etag");
+        (status, tag, body)
+    };
+    let json = |body: &str| -> Value { serde_json::from_str(body).expect("a JSON list") };
+
+    let (status, first_tag, body) = get("/api/replays", None);
+    assert_eq!(status, 200, "{body}");
+    let first = json(&body);
+    assert_eq!(first["total"], 55, "{first}");
+    assert_eq!(first["pages"], 2);
+    assert_eq!(first["page"], 0);
+    let indices = |list: &Value| -> Vec<u64> {
+        list["games"]
+            .as_array()
+            .expect("games")
+            .iter()
+            .map(|g| g["index"].as_u64().expect("an index"))
+            .collect()
+    };
+    assert_eq!(indices(&first), (0..50).collect::<Vec<_>>());
+    let first_tag = first_tag.expect("the list has an ETag");
+
+    // The second page: the last five games, with a tag of its own.
+    let (status, second_tag, body) = get("/api/replays?page=1", None);
+    assert_eq!(status, 200, "{body}");
+    let second = json(&body);
+    assert_eq!(indices(&second), (50..55).collect::<Vec<_>>());
+    let second_tag = second_tag.expect("an ETag");
+    assert_ne!(first_tag, second_tag);
+    // Past the last page: the last page.
+    let (status, _, body) = get("/api/replays?page=7", None);
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(json(&body)["page"], 1);
+    // Not a page number: refused, with JSON.
+    let (status, _, body) = get("/api/replays?page=x", None);
+    assert_eq!(status, 400, "{body}");
+    assert!(json(&body)["error"].is_string(), "{body}");
+
+    // Unchanged: 304 and no body, however often the page asks.
+    for _ in 0..3 {
+        let (status, tag, body) = get("/api/replays", Some(&first_tag));
+        assert_eq!(status, 304, "{body}");
+        assert!(body.is_empty(), "{body}");
+        assert_eq!(tag.as_deref(), Some(first_tag.as_str()));
+    }
+    // Another page's tag is not this page's.
+    let (status, _, _) = get("/api/replays", Some(&second_tag));
+    assert_eq!(status, 200);
+
+    // The store gains a game: the tag changes and the list is sent.
+    std::fs::rename(&more, &db).expect("replace the store");
+    let (status, tag, body) = get("/api/replays?page=1", Some(&second_tag));
+    assert_eq!(status, 200, "{body}");
+    let changed = json(&body);
+    assert_eq!(changed["total"], 56, "{changed}");
+    assert_eq!(indices(&changed), (50..56).collect::<Vec<_>>());
+    assert_ne!(tag.as_deref(), Some(second_tag.as_str()));
+}

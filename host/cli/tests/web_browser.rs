@@ -814,3 +814,139 @@ fn a_late_reply_to_the_move_does_not_close_the_suggest_dialog() {
     );
     assert_eq!(p["modalTitle"], "Suggest", "{p}");
 }
+
+/// What the board marks: the seat whose turn it is (`.turn-ring`) and the
+/// last move (`.last-move`), as `[turn, mover]`.
+fn board_marks(browser: &Browser) -> Value {
+    browser.script(
+        "const t = document.querySelector('#board-view .turn-ring');
+         const m = document.querySelector('#board-view .last-move');
+         return [t ? Number(t.dataset.turn) : null, m ? Number(m.dataset.seat) : null];",
+    )
+}
+
+#[test]
+fn the_board_marks_whose_turn_it_is_and_the_last_move() {
+    let server = Server::start(None);
+    let id = server.start_game(&json!({"seed": 12}));
+    let browser = Browser::start();
+    browser.goto(&server.url(&format!("/#game/{id}")));
+    // The person's first request: their turn is marked, nobody has moved.
+    wait_for(30, "the first request", || {
+        page_state(&browser)["kind"] == "accuse"
+    });
+    assert_eq!(board_marks(&browser), json!([0, null]));
+    // Then, at each of the person's requests, the board marks what the
+    // server says: whose turn, and who moved last (with an arrow from where
+    // the token stood when it came from elsewhere).
+    let mut checked = 0;
+    let mut arrows = 0;
+    let mut last = String::new();
+    while checked < 12 {
+        wait_for(60, "the person's next request", || {
+            let p = page_state(&browser);
+            p["request"] != last.as_str() && p["kind"] != "wait" && !p["request"].is_null()
+        });
+        let state = server.wait_pending(id);
+        if !state["finished"].is_null() {
+            break;
+        }
+        let p = page_state(&browser);
+        if p["request"] != state["pending"]["id"].to_string().as_str() {
+            continue;
+        }
+        last = p["request"].as_str().unwrap_or("").to_string();
+        let moved = &state["last_move"];
+        assert_eq!(
+            board_marks(&browser),
+            json!([state["turn"], moved["seat"]]),
+            "{state}"
+        );
+        let arrow = browser.find("#board-view .last-move line").is_some();
+        assert_eq!(
+            arrow,
+            !moved["from"].is_null() && moved["from"] != moved["to"],
+            "{moved}"
+        );
+        arrows += usize::from(arrow);
+        checked += 1;
+        let (action, body) = web_support::simple_answer(&state, checked);
+        let (status, reply) = server.post(&format!("/api/games/{id}/{action}"), &body);
+        assert_eq!(status, 200, "{reply}");
+    }
+    assert!(checked >= 6, "the game ended before the marks were seen");
+    assert!(arrows > 0, "no move was drawn as an arrow");
+    browser.screenshot("10-turn-and-last-move");
+}
+
+#[test]
+fn the_framework_grid_names_every_room_once_on_top_and_tells_tokens_apart() {
+    let server = Server::start(None);
+    let id = server.start_game(&json!({"variant": "framework", "players": 6, "seed": 3}));
+    let state = server.wait_pending(id);
+    let width = state["board"]["grid"]["width"].as_u64().expect("a grid");
+    let rooms: Vec<String> = state["board"]["grid"]["rooms"]
+        .as_array()
+        .expect("rooms")
+        .iter()
+        .map(|c| {
+            state["deck"][c.as_u64().expect("a card") as usize]["name"]
+                .as_str()
+                .unwrap_or("")
+                .to_string()
+        })
+        .collect();
+    let browser = Browser::start();
+    browser.goto(&server.url(&format!("/#game/{id}")));
+    wait_for(30, "the grid", || {
+        browser.find("#board-view svg.grid").is_some()
+    });
+    // Each room named once, the name inside its own room and drawn after
+    // (so on top of) every cell.
+    let labels = browser.script(
+        "const svg = document.querySelector('#board-view svg.grid');
+         const w = Number(svg.viewBox.baseVal.width) / 40;
+         const cells = [...svg.querySelectorAll('rect.cell')];
+         const last = cells[cells.length - 1];
+         return [...svg.querySelectorAll('.grid-label')].map((t) => {
+           const x = Number(t.getAttribute('x')), y = Number(t.getAttribute('y'));
+           const cell = cells[Math.floor(y / 40) * w + Math.floor(x / 40)];
+           const above = last.compareDocumentPosition(t) & Node.DOCUMENT_POSITION_FOLLOWING;
+           return { name: t.textContent, room: Number(t.dataset.room),
+                    inside: cell.getAttribute('fill') !== null, above: above !== 0,
+                    px: t.getBoundingClientRect().height };
+         });",
+    );
+    let labels = labels.as_array().expect("labels");
+    assert_eq!(labels.len() as u64, width, "{labels:?}");
+    let mut named: Vec<String> = labels
+        .iter()
+        .map(|l| l["name"].as_str().unwrap_or("").to_string())
+        .collect();
+    named.sort();
+    let mut expected = rooms.clone();
+    expected.sort();
+    assert_eq!(named, expected);
+    for label in labels {
+        assert_eq!(label["inside"], true, "{label}");
+        assert_eq!(label["above"], true, "{label}");
+        assert!(
+            label["px"].as_f64().unwrap_or(0.0) >= 10.0,
+            "too small: {label}"
+        );
+    }
+    // Six tokens share the start square: six distinct labels, none tiny.
+    let tokens = browser.script(
+        "return [...document.querySelectorAll('#board-view circle.token')].map((c) =>
+           ({ label: c.nextSibling.textContent, px: c.getBoundingClientRect().width }));",
+    );
+    let tokens = tokens.as_array().expect("tokens");
+    assert_eq!(tokens.len(), 6, "{tokens:?}");
+    let distinct: std::collections::BTreeSet<&str> =
+        tokens.iter().filter_map(|t| t["label"].as_str()).collect();
+    assert_eq!(distinct.len(), 6, "{tokens:?}");
+    for t in tokens {
+        assert!(t["px"].as_f64().unwrap_or(0.0) >= 12.0, "too small: {t}");
+    }
+    browser.screenshot("11-framework-grid");
+}

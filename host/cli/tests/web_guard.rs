@@ -183,7 +183,39 @@ fn a_non_loopback_address_needs_allow_remote() {
         .expect("clue runs");
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("--allow-remote"), "{err}");
+    assert!(
+        err.contains("--host 0.0.0.0 is not a loopback address") && err.contains("--allow-remote"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty(), "it listened anyway");
+    // With the opt-in it listens, and warns.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_clue"))
+        .args([
+            "serve",
+            "--host",
+            "0.0.0.0",
+            "--port",
+            "0",
+            "--allow-remote",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("clue runs");
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stdout.take().expect("stdout")),
+        &mut line,
+    )
+    .expect("its address");
+    let _ = child.kill();
+    let out = child.wait_with_output().expect("clue stops");
+    assert!(line.starts_with("listening on http://0.0.0.0:"), "{line}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("warning: listening on 0.0.0.0, reachable from the network"),
+        "{err}"
+    );
 }
 
 /// One oversized request: refused with `status`, a JSON message naming
@@ -217,6 +249,11 @@ fn every_oversized_option_and_body_is_refused_with_json() {
         (
             json!({"bots": ["builtin:".to_string() + &"n".repeat(2000)]}),
             "1024",
+        ),
+        // Each option within its limit, but together a game too big.
+        (
+            json!({"variant": "generalized", "players": 32, "items": 128, "hidden": 32, "max_rounds": 1000}),
+            "16384 KiB a game: set max_rounds to",
         ),
     ];
     for (body, limit) in &cases {

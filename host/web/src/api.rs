@@ -232,14 +232,21 @@ pub async fn start(
     let delay = Duration::from_millis(request.delay_ms.unwrap_or(0).min(5_000));
     let idle_limit = app.idle_limit;
     let checked = config.clone();
-    tokio::task::spawn_blocking(move || view::probe(&checked, seed))
+    // The board and deck are bounded by the options checked above; the
+    // game's whole size is checked before its thread starts.
+    let setup = tokio::task::spawn_blocking(move || view::probe(&checked, seed))
         .await
         .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
         .map_err(ApiError::bad)?;
-
-    let table = Arc::new(Table::default());
     let mut labels: Vec<String> = specs.iter().map(ToString::to_string).collect();
     labels.insert(usize::from(seat), "you".to_string());
+    limits::check_game(
+        &setup,
+        config.max_rounds,
+        &view::seat_names(&setup, &labels),
+    )?;
+
+    let table = Arc::new(Table::default());
     let id = app.next_id.fetch_add(1, Ordering::SeqCst);
     let session = Arc::new(Session {
         config: config.clone(),
@@ -350,7 +357,7 @@ pub fn seat_view(session: &Session) -> Value {
         return json!({ "version": state.version, "error": state.error, "setup": null });
     };
     let names = view::seat_names(setup, &session.labels);
-    let positions = view::positions(&setup.starts, usize::from(setup.players), &state.events);
+    let board = view::board(&setup.starts, usize::from(setup.players), &state.events);
     let events: Vec<String> = state
         .events
         .iter()
@@ -377,7 +384,9 @@ pub fn seat_view(session: &Session) -> Value {
         "hand_sizes": setup.hand_sizes,
         "rules": setup.rules,
         "board": setup.board,
-        "positions": positions,
+        "positions": board.positions,
+        "turn": board.turn,
+        "last_move": board.last_move,
         "events": events,
         "pending": state.pending.as_ref().map(|p| json!({"id": p.id, "request": p.request})),
         "notebook": view::notebook(setup, &state.events),

@@ -10,13 +10,13 @@
 //! | `GET /api/games/{id}?since=V` | the person's view; waits up to 20 s for a version past `V` |
 //! | `POST /api/games/{id}/{move,suggest,respond,accuse}` | answers the pending request |
 //! | `POST /api/games/{id}/leave` | abandons the game (the seat times out) |
-//! | `GET /api/replays` | the games of the results store (`--db`) |
+//! | `GET /api/replays?page=P` | a page of the games of the results store (`--db`), with an `ETag` |
 //! | `GET /api/replays/{index}` | one stored game, every event with the tokens after it |
 //!
 //! Every refusal is an HTTP 4xx with `{"error": "..."}`; nothing the page
 //! sends reaches the engine before it is checked against the request the
 //! engine is waiting on. Requests from other sites are refused ([`guard`]),
-//! every option is bounded ([`limits`]), and the page seats only built-in
+//! every option and the whole game are bounded ([`limits`]), and the page seats only built-in
 //! bots and the bots of the server's tournament file unless the server was
 //! started with `allow_bots`.
 //!

@@ -73,6 +73,67 @@ pub fn apply(at: &mut [Option<Position>], event: &Event) {
     }
 }
 
+/// The last token move: whose token, where it stood and where it went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct LastMove {
+    pub seat: Seat,
+    pub from: Option<Position>,
+    pub to: Position,
+}
+
+/// Where the tokens stand, whose turn it is and the last move, after the
+/// events given so far: what the board marks.
+#[derive(Clone, Debug, Serialize)]
+pub struct Board {
+    pub positions: Vec<Option<Position>>,
+    pub turn: Option<Seat>,
+    pub last_move: Option<LastMove>,
+}
+
+impl Board {
+    pub fn new(starts: &[Position], players: usize) -> Board {
+        Board {
+            positions: positions(starts, players, &[]),
+            turn: None,
+            last_move: None,
+        }
+    }
+
+    pub fn apply(&mut self, event: &Event) {
+        let moved = match event {
+            Event::TurnBegan { seat, .. } => {
+                self.turn = Some(*seat);
+                None
+            }
+            Event::Moved { seat, to } => Some((*seat, *to)),
+            Event::TokenMoved {
+                summoned: Some(seat),
+                to,
+                ..
+            } => Some((*seat, *to)),
+            Event::GameOver { .. } => {
+                self.turn = None;
+                None
+            }
+            _ => None,
+        };
+        if let Some((seat, to)) = moved {
+            let from = self.positions.get(seat.index()).copied().flatten();
+            self.last_move = Some(LastMove { seat, from, to });
+        }
+        apply(&mut self.positions, event);
+    }
+}
+
+/// The board after `events`.
+pub fn board(starts: &[Position], players: usize, events: &[Event]) -> Board {
+    let mut board = Board::new(starts, players);
+    for event in events {
+        board.apply(event);
+    }
+    board
+}
+
 /// What the person knows of one card and one seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]

@@ -122,6 +122,18 @@ pub fn http_with(
     headers: &[&str],
     body: &str,
 ) -> (u16, String) {
+    let (status, _, body) = http_full(addr, method, path, headers, body);
+    (status, body)
+}
+
+/// [`http_with`], with the response's head too (lowercase).
+pub fn http_full(
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &[&str],
+    body: &str,
+) -> (u16, String, String) {
     let mut stream = TcpStream::connect(addr).expect("connect");
     stream
         .set_read_timeout(Some(Duration::from_secs(120)))
@@ -176,7 +188,14 @@ pub fn http_with(
     }
     let rest = String::from_utf8_lossy(&raw[head_end..]).to_string();
     let body = if chunked { unchunk(&rest) } else { rest };
-    (status, body)
+    (status, head, body)
+}
+
+/// The value of header `name` (lowercase) in a response head from [`http_full`].
+pub fn header_of(head: &str, name: &str) -> Option<String> {
+    head.lines()
+        .find_map(|l| l.strip_prefix(&format!("{name}:")))
+        .map(|v| v.trim().to_string())
 }
 
 fn unchunk(mut rest: &str) -> String {

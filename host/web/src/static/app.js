@@ -69,18 +69,61 @@ function drawBoard(host, game, positions, targets, onPick) {
   else if (board.grid) host.append(drawGrid(board.grid, game, positions, targets, onPick));
   else if (board.ring) host.append(drawRing(board.ring, game, positions, targets, onPick));
   const legend = el('div', { class: 'legend' });
-  names.forEach((n, s) => legend.append(el('span', { class: 'legend-item' + (s === game.seat ? ' me' : '') },
+  names.forEach((n, s) => legend.append(el('span', { class: 'legend-item' + (s === game.seat ? ' me' : '') +
+    (s === game.turn ? ' turn' : ''), title: s === game.turn ? 'their turn' : null },
     el('i', { style: `background:${SEAT_COLOURS[s % SEAT_COLOURS.length]}` }), n)));
   host.append(legend);
 }
 
+// A seat's token at (x, y); the seat whose turn it is gets a ring.
 function token(g, x, y, r, seat, game) {
   const name = game.names[seat] || `seat ${seat}`;
+  if (seat === game.turn) {
+    const ring = svg('circle', { cx: x, cy: y, r: r * 1.45, class: 'turn-ring', 'data-turn': seat });
+    ring.append(svg('title', {}, `${name}: their turn`));
+    g.append(ring);
+  }
   const c = svg('circle', { cx: x, cy: y, r, fill: SEAT_COLOURS[seat % SEAT_COLOURS.length],
     class: 'token' + (seat === game.seat ? ' me' : ''), 'data-seat': seat });
   c.append(svg('title', {}, name));
   g.append(c);
-  g.append(svg('text', { x, y: y + r * 0.38, class: 'token-label', 'font-size': r * 1.05 }, name.trim()[0] || '?'));
+  const label = initials(name);
+  g.append(svg('text', { x, y: y + r * 0.36, class: 'token-label', 'font-size': r * (label.length > 1 ? 0.9 : 1.1) }, label));
+}
+
+// What a token shows: the seat's number ("seat 3 (...)"), else the
+// initials of its person ("Miss Scarlet (...)": MS), so no two look alike.
+function initials(name) {
+  const seat = /^seat (\d+)/.exec(name);
+  if (seat) return seat[1];
+  const words = name.split(' (')[0].split(/\s+/).filter((w) => /^[A-Za-z]/.test(w));
+  return words.slice(0, 2).map((w) => w[0].toUpperCase()).join('') || '?';
+}
+
+// The last move: a dashed arrow in the mover's colour from where the token
+// stood (a faint ring there) to where it went. `at(position)` is the centre
+// of a position in the drawing's coordinates.
+function lastMove(s, game, at, r) {
+  const m = game.last_move;
+  if (!m) return;
+  const to = at(m.to);
+  if (!to) return;
+  const colour = SEAT_COLOURS[m.seat % SEAT_COLOURS.length];
+  const g = svg('g', { class: 'last-move', 'data-seat': m.seat });
+  g.append(svg('title', {}, `last move: ${game.names[m.seat] || `seat ${m.seat}`}`));
+  const from = m.from ? at(m.from) : null;
+  if (from && (from[0] !== to[0] || from[1] !== to[1])) {
+    g.append(svg('circle', { cx: from[0], cy: from[1], r, class: 'last-from', stroke: colour }));
+    const dx = to[0] - from[0], dy = to[1] - from[1], len = Math.hypot(dx, dy);
+    const ex = to[0] - (dx / len) * r * 1.3, ey = to[1] - (dy / len) * r * 1.3;
+    g.append(svg('line', { x1: from[0], y1: from[1], x2: ex, y2: ey, class: 'last-path', stroke: colour }));
+    // The arrowhead, drawn by hand so each seat's is in its own colour.
+    const ax = -dx / len, ay = -dy / len, w = r * 0.7;
+    g.append(svg('polygon', { class: 'last-head', fill: colour, points:
+      `${ex},${ey} ${ex + ax * w * 1.6 - ay * w},${ey + ay * w * 1.6 + ax * w} ${ex + ax * w * 1.6 + ay * w},${ey + ay * w * 1.6 - ax * w}` }));
+  }
+  g.append(svg('circle', { cx: to[0], cy: to[1], r: r * 1.9, class: 'last-to', stroke: colour }));
+  s.append(g);
 }
 
 function drawRooms(b, game, positions, targets, onPick) {
@@ -164,6 +207,8 @@ function drawRooms(b, game, positions, targets, onPick) {
     }
   }
   s.append(tg);
+  lastMove(s, game, (p) => p.cell ? [p.cell.col * S + S / 2, p.cell.row * S + S / 2]
+    : centre[p.room] ? [centre[p.room][1] * S + S / 2, centre[p.room][0] * S + S / 2] : null, S * 0.36);
   // Tokens: on cells, or around a room's centre.
   const tokens = svg('g', { class: 'tokens' });
   const inRoom = {};
@@ -184,20 +229,32 @@ function drawRooms(b, game, positions, targets, onPick) {
   return s;
 }
 
+// The framework grid: rooms outlined, each named once on top of its cells,
+// tokens large enough to tell apart (side by side when they share a cell).
 function drawGrid(g, game, positions, targets, onPick) {
   const S = 40, w = g.width;
   const s = svg('svg', { viewBox: `0 0 ${w * S} ${w * S}`, class: 'board grid' });
-  const labelled = {};
+  const roomAt = (r, c) => (r < 0 || c < 0 || r >= w || c >= w) ? -1 : g.cells[r * w + c];
+  const cellsOf = {};
   g.cells.forEach((v, i) => {
     const r = Math.floor(i / w), c = i % w;
     const rect = svg('rect', { x: c * S, y: r * S, width: S, height: S, class: v ? 'cell room' : 'cell walk' });
-    if (v) rect.setAttribute('fill', roomColour(v - 1));
-    s.append(rect);
-    if (v && !labelled[v]) {
-      labelled[v] = true;
-      s.append(svg('text', { x: c * S + 3, y: r * S + 14, class: 'room-label' }, cardName(game, g.rooms[v - 1])));
+    if (v) {
+      rect.setAttribute('fill', roomColour(v - 1));
+      (cellsOf[v] = cellsOf[v] || []).push([r, c]);
     }
+    s.append(rect);
   });
+  const walls = svg('g', { class: 'walls' });
+  g.cells.forEach((v, i) => {
+    if (!v) return;
+    const r = Math.floor(i / w), c = i % w, x = c * S, y = r * S;
+    if (roomAt(r - 1, c) !== v) walls.append(svg('line', { x1: x, y1: y, x2: x + S, y2: y }));
+    if (roomAt(r + 1, c) !== v) walls.append(svg('line', { x1: x, y1: y + S, x2: x + S, y2: y + S }));
+    if (roomAt(r, c - 1) !== v) walls.append(svg('line', { x1: x, y1: y, x2: x, y2: y + S }));
+    if (roomAt(r, c + 1) !== v) walls.append(svg('line', { x1: x + S, y1: y, x2: x + S, y2: y + S }));
+  });
+  s.append(walls);
   for (const t of targets || []) {
     if (!t.cell) continue;
     const rect = svg('rect', { x: t.cell.col * S + 2, y: t.cell.row * S + 2, width: S - 4, height: S - 4, rx: 5,
@@ -205,13 +262,33 @@ function drawGrid(g, game, positions, targets, onPick) {
     rect.addEventListener('click', () => onPick(t));
     s.append(rect);
   }
-  const at = {};
+  // Each room's name on the cell of the room nearest its middle.
+  const labels = svg('g', { class: 'grid-labels' });
+  for (const [v, cells] of Object.entries(cellsOf)) {
+    const mr = cells.reduce((a, p) => a + p[0], 0) / cells.length;
+    const mc = cells.reduce((a, p) => a + p[1], 0) / cells.length;
+    const [r, c] = cells.reduce((best, p) =>
+      Math.hypot(p[0] - mr, p[1] - mc) < Math.hypot(best[0] - mr, best[1] - mc) ? p : best);
+    labels.append(svg('text', { x: c * S + S / 2, y: r * S + S / 2 + 5, class: 'grid-label', 'data-room': v - 1 },
+      cardName(game, g.rooms[v - 1])));
+  }
+  s.append(labels);
+  const centre = (p) => p.cell ? [p.cell.col * S + S / 2, p.cell.row * S + S / 2] : null;
+  lastMove(s, game, centre, S * 0.3);
+  const bySquare = {};
   positions.forEach((p, seat) => {
-    if (!p || !p.cell) return;
-    const key = `${p.cell.row},${p.cell.col}`;
-    const k = at[key] = (at[key] || 0) + 1;
-    token(s, p.cell.col * S + 10 + ((k - 1) % 3) * 10, p.cell.row * S + 14 + Math.floor((k - 1) / 3) * 12, 6, seat, game);
+    if (p && p.cell) (bySquare[`${p.cell.row},${p.cell.col}`] = bySquare[`${p.cell.row},${p.cell.col}`] || []).push(seat);
   });
+  const tokens = svg('g', { class: 'tokens' });
+  for (const seats of Object.values(bySquare)) {
+    const first = positions[seats[0]].cell, x0 = first.col * S, y0 = first.row * S;
+    const per = Math.ceil(Math.sqrt(seats.length)), step = S / per;
+    seats.forEach((seat, k) => {
+      const x = x0 + step * (k % per) + step / 2, y = y0 + step * Math.floor(k / per) + step / 2;
+      token(tokens, x, y, per === 1 ? S * 0.3 : step * 0.42, seat, game);
+    });
+  }
+  s.append(tokens);
   return s;
 }
 
@@ -219,6 +296,15 @@ function drawRing(ring, game, positions, targets, onPick) {
   const n = ring.computers.length, R = 200, C = 260;
   const s = svg('svg', { viewBox: `0 0 ${2 * C} ${2 * C}`, class: 'board ring' });
   s.append(svg('circle', { cx: C, cy: C, r: R, class: 'ring-line' }));
+  const place = (card) => {
+    const i = ring.computers.indexOf(card);
+    if (i < 0) return null;
+    const a = -Math.PI / 2 + (2 * Math.PI * i) / n;
+    return [C + R * Math.cos(a), C + R * Math.sin(a)];
+  };
+  const moves = svg('g', {});
+  s.append(moves);
+  lastMove(moves, game, (p) => p.room !== undefined ? place(p.room) : null, 20);
   ring.computers.forEach((card, i) => {
     const a = -Math.PI / 2 + (2 * Math.PI * i) / n;
     const x = C + R * Math.cos(a), y = C + R * Math.sin(a);
@@ -574,29 +660,48 @@ function respondDialog(g, pending) {
 
 // ---------------------------------------------------------------- replays
 
-const replay = { data: null, step: 0, timer: null, listTimer: null, liveTimer: null };
+const replay = { data: null, step: 0, timer: null, listTimer: null, liveTimer: null, page: 0, etag: null };
 
+// The list of stored games, one page at a time. The page asks every few
+// seconds with the ETag of what it shows: an unchanged list is answered
+// 304 with no body, and nothing is drawn again.
 async function loadReplays() {
+  let list;
   try {
-    const list = await api('GET', '/api/replays');
-    $('db-name').textContent = list.db ? `(${list.db})` : '(no store: start clue serve with --db results.sqlite)';
-    const live = list.live || [];
-    $('live-list').classList.toggle('hidden', live.length === 0);
-    $('live-list').querySelector('tbody').replaceChildren(...live.map((g) => el('tr', { 'data-index': g.index },
-      el('td', {}, g.index), el('td', {}, g.variant), el('td', {}, g.seed), el('td', {}, g.bots.join(', ')),
-      el('td', {}, g.events),
-      el('td', {}, el('button', { class: 'watch-live', onclick: () => openReplay(g.index, 'follow') }, 'watch live')))));
-    const body = $('replay-list').querySelector('tbody');
-    const shown = body.children.length;
-    if (shown === list.games.length && shown > 0) return;
-    body.replaceChildren(...list.games.map((g) => el('tr', { 'data-index': g.index },
-      el('td', {}, g.index), el('td', {}, g.seed), el('td', {}, g.rounds),
-      el('td', {}, g.seats.map((s) => s.bot || 'server').join(', ')),
-      el('td', {}, g.winner === null || g.winner === undefined ? 'draw' : `seat ${g.winner}`),
-      el('td', {}, el('button', { class: 'watch', onclick: () => openReplay(g.index) }, 'watch')))));
+    const res = await fetch(`/api/replays?page=${replay.page}`,
+      { headers: replay.etag ? { 'if-none-match': replay.etag } : {} });
+    if (res.status === 304) return;
+    list = await res.json().catch(() => null);
+    if (!res.ok) throw new Error((list && list.error) || `${res.status} ${res.statusText}`);
+    replay.etag = res.headers.get('etag');
   } catch (e) {
     toast(e.message);
+    return;
   }
+  replay.page = list.page;
+  $('db-name').textContent = list.db ? `(${list.db})` : '(no store: start clue serve with --db results.sqlite)';
+  const live = list.live || [];
+  $('live-list').classList.toggle('hidden', live.length === 0);
+  $('live-list').querySelector('tbody').replaceChildren(...live.map((g) => el('tr', { 'data-index': g.index },
+    el('td', {}, g.index), el('td', {}, g.variant), el('td', {}, g.seed), el('td', {}, g.bots.join(', ')),
+    el('td', {}, g.events),
+    el('td', {}, el('button', { class: 'watch-live', onclick: () => openReplay(g.index, 'follow') }, 'watch live')))));
+  $('replay-list').querySelector('tbody').replaceChildren(...list.games.map((g) => el('tr', { 'data-index': g.index },
+    el('td', {}, g.index), el('td', {}, g.seed), el('td', {}, g.rounds),
+    el('td', {}, g.seats.map((s) => s.bot || 'server').join(', ')),
+    el('td', {}, g.winner === null || g.winner === undefined ? 'draw' : `seat ${g.winner}`),
+    el('td', {}, el('button', { class: 'watch', onclick: () => openReplay(g.index) }, 'watch')))));
+  $('pager').classList.toggle('hidden', list.pages <= 1);
+  $('page-info').textContent = list.total === 0 ? '' :
+    `games ${list.page * list.per_page + 1}–${list.page * list.per_page + list.games.length} of ${list.total}, page ${list.page + 1} of ${list.pages}`;
+  $('page-prev').disabled = list.page === 0;
+  $('page-next').disabled = list.page + 1 >= list.pages;
+}
+
+function turnPage(by) {
+  replay.page = Math.max(0, replay.page + by);
+  replay.etag = null;
+  loadReplays();
 }
 
 // Opens a stored game, or one in play: that one is fetched again every
@@ -637,8 +742,10 @@ function showStep(step) {
   const d = replay.data;
   if (!d) return;
   replay.step = Math.max(0, Math.min(step, d.frames.length));
-  const positions = replay.step === 0 ? d.starts : d.frames[replay.step - 1].positions;
-  drawBoard($('replay-board'), { ...d, seat: -1 }, positions, [], () => {});
+  const frame = replay.step === 0 ? null : d.frames[replay.step - 1];
+  const positions = frame ? frame.positions : d.starts;
+  drawBoard($('replay-board'), { ...d, seat: -1, turn: frame ? frame.turn : null,
+    last_move: frame ? frame.last_move : null }, positions, [], () => {});
   $('rw-slider').value = replay.step;
   $('rw-step').textContent = `event ${replay.step} of ${d.frames.length}`;
   const items = $('rw-events').children;
@@ -675,6 +782,8 @@ async function init() {
   $('rw-fwd').onclick = () => showStep(replay.step + 1);
   $('rw-last').onclick = () => showStep(Infinity);
   $('rw-play').onclick = togglePlay;
+  $('page-prev').onclick = () => turnPage(-1);
+  $('page-next').onclick = () => turnPage(1);
   $('rw-slider').oninput = () => showStep(Number($('rw-slider').value));
   document.addEventListener('keydown', (e) => {
     if ($('replays').classList.contains('hidden') || !replay.data) return;
