@@ -8,7 +8,7 @@
 //! The toolchains are pinned and installed into the example folders by
 //! `scripts/setup --wasm-languages` (CI: `scripts/setup --test`); without
 //! them every test here fails saying so. The components are built once per
-//! test binary into `$CARGO_TARGET_DIR/wasm-languages`.
+//! test binary into `$CARGO_TARGET_DIR/wasm-languages/tests`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -28,6 +28,9 @@ fn out_dir() -> PathBuf {
         .map(PathBuf::from)
         .unwrap_or_else(|| workspace().join("target"))
         .join("wasm-languages")
+        // Not where tournaments/languages.yaml builds (the tournament test
+        // rebuilds those files while the other tests read these).
+        .join("tests")
 }
 
 /// Runs a build command; panics with its output (which names the setup
