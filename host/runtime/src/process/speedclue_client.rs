@@ -532,4 +532,49 @@ mod tests {
         assert!(game(2, vec![false, true, false, false]).next_is_me(Seat(0)));
         assert!(game(0, vec![false; 4]).next_is_me(Seat(3)));
     }
+
+    /// A server's reads: one chunk per `read`.
+    struct Chunks(std::collections::VecDeque<Vec<u8>>);
+
+    impl std::io::Read for Chunks {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let Some(chunk) = self.0.pop_front() else {
+                return Ok(0);
+            };
+            let n = chunk.len().min(buf.len());
+            buf[..n].copy_from_slice(&chunk[..n]);
+            if n < chunk.len() {
+                self.0.push_front(chunk[n..].to_vec());
+            }
+            Ok(n)
+        }
+    }
+
+    fn said_to_reads(reads: &[&str]) -> String {
+        let mut said = Vec::new();
+        let options = EntrantOptions {
+            id: "Sleuth".to_string(),
+            seed: 0,
+            contest_rules: true,
+        };
+        let seat = || crate::bots::builtin("notebook").ok_or_else(|| "no bot".to_string());
+        let input = std::io::BufReader::new(Chunks(
+            reads.iter().map(|r| r.as_bytes().to_vec()).collect(),
+        ));
+        let result = play(seat, input, &mut said, &options);
+        let said = String::from_utf8_lossy(&said).into_owned();
+        assert!(result.is_ok(), "{result:?}; said {said}");
+        said
+    }
+
+    #[test]
+    fn cut_and_joined_server_messages_are_answered() {
+        let said = said_to_reads(&["reset 3 1 Pl Ro Ki Wh Ca Ba", "suggest", "ion 0 Gr Kn Di 2"]);
+        assert_eq!(said, "Sleuth aliveokok");
+        let said = said_to_reads(&["reset 3 1 Pl Ro Ki Wh Ca Badisprove 0 Pl Ro Ha"]);
+        assert!(
+            said == "Sleuth aliveokshow Pl" || said == "Sleuth aliveokshow Ro",
+            "{said}"
+        );
+    }
 }
