@@ -303,6 +303,7 @@ fn sleuth_plays_a_whole_series_under_the_contest_server_stand_in() {
         assert!(record.winner.is_some(), "game {games}: no winner");
         won += usize::from(record.winner.is_some_and(|w| w.index() == seat));
     }
+    eprintln!("the entrant won {won} of {games} games");
     // `ContestServer.cleanUp`: `done`, answered `dead` (`equalsIgnoreCase`).
     let dead = connection.exchange("done").expect("answers `done`");
     assert!(dead.eq_ignore_ascii_case("dead"), "`{dead}`");
