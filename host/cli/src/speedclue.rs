@@ -47,6 +47,11 @@ fn client(args: ClientArgs) -> anyhow::Result<ExitCode> {
     let spec: BotSpec = args.bot.parse()?;
     let stream = TcpStream::connect((args.address.as_str(), args.port))
         .with_context(|| format!("connecting to {}:{}", args.address, args.port))?;
+    // A bare `suggest` off this player's turn waits this long for the rest
+    // of a `suggestion` (docs/speedclue.md, "Framing").
+    stream
+        .set_read_timeout(Some(speedclue_client::SUGGEST_GRACE))
+        .context("setting the read timeout")?;
     let reader = BufReader::new(stream.try_clone().context("cloning the connection")?);
     let options = EntrantOptions {
         id: args.identifier,

@@ -311,3 +311,108 @@ fn the_entrant_satisfies_the_contest_servers_reading_side() {
     let output = child.wait_with_output().expect("ends");
     assert!(output.status.success(), "{output:?}");
 }
+
+/// A server's reads: one chunk per `read`, as TCP may cut or join messages.
+struct Chunks(std::collections::VecDeque<Vec<u8>>);
+
+impl Read for Chunks {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let Some(chunk) = self.0.pop_front() else {
+            return Ok(0);
+        };
+        let n = chunk.len().min(buf.len());
+        buf[..n].copy_from_slice(&chunk[..n]);
+        if n < chunk.len() {
+            self.0.push_front(chunk[n..].to_vec());
+        }
+        Ok(n)
+    }
+}
+
+/// What the entrant says to a bare server whose messages arrive in these reads.
+fn said_to_reads(reads: &[&str]) -> Vec<String> {
+    let mut said = Said::default();
+    let options = EntrantOptions {
+        id: "Sleuth".to_string(),
+        seed: 0,
+        contest_rules: true,
+    };
+    let seat = || builtin("sleuth").ok_or_else(|| "no sleuth".to_string());
+    let input = std::io::BufReader::new(Chunks(
+        reads.iter().map(|r| r.as_bytes().to_vec()).collect(),
+    ));
+    let result = speedclue_client::play(seat, input, &mut said, &options);
+    assert!(result.is_ok(), "{result:?}; said {:?}", said.0);
+    said.0
+}
+
+/// TCP may deliver `suggestion 0 Gr Kn Di 2` as `suggest` and `ion 0 Gr Kn
+/// Di 2`. Off its turn the entrant reads on; on its turn `suggest` is whole.
+#[test]
+fn a_server_message_cut_right_after_the_word_suggest_is_put_together() {
+    let said = said_to_reads(&[
+        "reset 3 1 Pl Ro Ki Wh Ca Ba",
+        "suggest",
+        "ion 0 Gr Kn Di 2",
+        "suggest",
+    ]);
+    assert_eq!(said[..3], ["Sleuth alive", "ok", "ok"], "{said:?}");
+    assert!(said[3].starts_with("suggest "), "{said:?}");
+    assert_eq!(said.len(), 4, "{said:?}");
+}
+
+/// Two messages in one read (a server that did not wait for the answer):
+/// each is answered in turn.
+#[test]
+fn two_server_messages_in_one_read_are_answered_in_turn() {
+    let said = said_to_reads(&[
+        "reset 3 1 Pl Ro Ki Wh Ca Badisprove 0 Pl Ro Ha",
+        "suggestion 0 Pl Ro Ha 1 Roaccusation 0 Gr Kn Di -suggest",
+    ]);
+    assert_eq!(said.len(), 6, "{said:?}");
+    assert_eq!(said[..2], ["Sleuth alive", "ok"]);
+    assert!(said[2] == "show Pl" || said[2] == "show Ro", "{said:?}");
+    assert_eq!(said[3..5], ["ok", "ok"]);
+    assert!(said[5].starts_with("suggest "), "{said:?}");
+}
+
+/// Over a real socket: a `suggestion` cut after `suggest` with a pause
+/// between the halves is one message; a bare `suggest` off turn (a server
+/// whose turn order the entrant cannot follow) is taken as `suggest` once
+/// nothing more comes for `SUGGEST_GRACE`.
+#[test]
+fn the_binary_reads_on_after_a_cut_suggest_and_takes_a_lone_one() {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("listens");
+    let port = listener.local_addr().expect("address").port();
+    let child = Command::new(env!("CARGO_BIN_EXE_clue"))
+        .args(["speedclue", "client", "--bot", "builtin:sleuth", "Ada"])
+        .arg(port.to_string())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("clue runs");
+    let (mut stream, _) = listener.accept().expect("the entrant connects");
+    stream.set_nodelay(true).expect("no delay");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .expect("timeout (a hang guard only)");
+    assert_eq!(contest_read(&mut stream), "Ada alive");
+    stream
+        .write_all(b"reset 3 2 Pl Ro Ki Wh Ca Ba")
+        .expect("sends");
+    assert_eq!(contest_read(&mut stream), "ok");
+    stream.write_all(b"suggest").expect("sends");
+    std::thread::sleep(Duration::from_millis(100));
+    stream.write_all(b"ion 0 Gr Kn Di 1").expect("sends");
+    assert_eq!(contest_read(&mut stream), "ok");
+    // Player 1 moves next, but this server asks player 2.
+    stream.write_all(b"suggest").expect("sends");
+    let answer = contest_read(&mut stream);
+    assert!(
+        answer.len() == 16 && answer.starts_with("suggest "),
+        "`{answer}`"
+    );
+    drop(stream);
+    let output = child.wait_with_output().expect("ends");
+    assert!(output.status.success(), "{output:?}");
+}

@@ -174,3 +174,58 @@ fn a_python_entrant_with_the_line_messager_plays() {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/process_bots/speedbot.py");
     plays_whole_games(|i| format!("python3 {} {{Line{i}}} %%", script.display()));
 }
+
+/// TCP keeps no message boundaries: `--split` sends every answer of more
+/// than one word in two writes 50 ms apart, cut right after its first word
+/// (`suggest` | ` Gr Kn Di`, `show` | ` Kn`, `accuse` | ` Pl Ro Ki`). The
+/// host reads on until the answer is whole (docs/speedclue.md, "Framing").
+#[test]
+fn an_answer_cut_after_the_word_suggest_is_put_together() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/process_bots/speedbot.py");
+    plays_whole_games(|i| {
+        format!(
+            "python3 {} --buffer --split {{Cut{i}}} %%",
+            script.display()
+        )
+    });
+}
+
+/// A bot seated first that says `ID alive` as given, then answers `reset`
+/// with `answer` in one write.
+fn answers_reset_with(alive: &str, answer: &str) -> (Outcome, String) {
+    let launch = format!(
+        "python3 -c 'import socket,sys,time; s=socket.create_connection((\"127.0.0.1\", int(sys.argv[2]))); s.sendall(b\"{alive}\"); s.recv(512); s.sendall(b\"{answer}\"); time.sleep(30)' {{Two}} %%"
+    );
+    let bot = SpeedclueBot::spawn(&launch, &limits()).expect("starts");
+    let mut seats: Vec<Box<dyn SeatController>> = vec![
+        Box::new(bot),
+        builtin("notebook").expect("built-in"),
+        builtin("clueless").expect("built-in"),
+    ];
+    let config = GameConfig::new(Variant::Speedclue, 3);
+    let record = play(&config, 1, &mut seats).expect("valid");
+    (
+        record.seats[0].outcome,
+        record.seats[0].detail.clone().unwrap_or_default(),
+    )
+}
+
+/// Two messages in one read cannot come from a bot that waits for its
+/// question: bare, they are longer than any whole answer and refused as one
+/// message; as lines, the second is left for the next question, which it
+/// does not answer.
+#[test]
+fn two_answers_in_one_read_are_a_protocol_error() {
+    let (outcome, detail) = answers_reset_with("Two alive", "okok");
+    assert_eq!(outcome, Outcome::Disqualified(DqReason::ProtocolError));
+    assert!(
+        detail.contains("sent `okok` in answer to `reset"),
+        "{detail}"
+    );
+    let (outcome, detail) = answers_reset_with("Two alive\\n", "ok\\nok\\n");
+    assert_eq!(outcome, Outcome::Disqualified(DqReason::ProtocolError));
+    assert!(
+        detail.contains("sent `ok` in answer to `suggest`"),
+        "{detail}"
+    );
+}

@@ -21,6 +21,7 @@ mod output;
 pub mod server_lines;
 pub mod speedclue;
 pub mod speedclue_client;
+mod speedclue_frame;
 mod sys;
 pub mod uniclue;
 pub mod uniclue_client;

@@ -32,6 +32,19 @@ pub(crate) struct ServerLines<R, W> {
     pending: String,
 }
 
+/// How much of what has arrived is the next message (contest framing).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Frame {
+    /// The first `n` bytes are a whole message (or cannot grow into one,
+    /// and are taken to be refused).
+    Whole(usize),
+    /// Not whole yet: read on.
+    Partial,
+    /// The first `n` bytes are whole unless more arrives at once (`suggest`,
+    /// which may be the start of `suggestion`).
+    Unless(usize),
+}
+
 /// Longest message kept waiting for its end (contest framing).
 const MAX_MESSAGE: usize = 64 * 1024;
 
@@ -57,12 +70,14 @@ impl<R: BufRead, W: Write> ServerLines<R, W> {
     }
 
     /// The next message (contest framing): up to a newline if one comes,
-    /// else what has arrived once `whole` says it is a whole message; a
-    /// message split across reads is read on until it is. Two messages in
-    /// one read cannot come from a lock-step server, and are not split.
+    /// else as much of what has arrived as `frame` says is the next message;
+    /// a message split across reads is read on until it is whole, and what
+    /// follows a whole message stays for the next one. A read that times out
+    /// (the caller's socket read timeout) takes a [`Frame::Unless`] message
+    /// as it is.
     pub fn hear_message(
         &mut self,
-        whole: impl Fn(&str) -> bool,
+        frame: impl Fn(&str) -> Frame,
     ) -> std::io::Result<Option<String>> {
         loop {
             if let Some(end) = self.pending.find('\n') {
@@ -71,25 +86,56 @@ impl<R: BufRead, W: Write> ServerLines<R, W> {
                 self.heard += 1;
                 return Ok(Some(line));
             }
-            if !self.pending.is_empty()
-                && (whole(&self.pending) || self.pending.len() > MAX_MESSAGE)
-            {
-                self.heard += 1;
-                return Ok(Some(std::mem::take(&mut self.pending)));
+            if !self.pending.is_empty() {
+                let take = match frame(&self.pending) {
+                    Frame::Whole(n) => Some(n),
+                    _ if self.pending.len() > MAX_MESSAGE => Some(self.pending.len()),
+                    _ => None,
+                };
+                if let Some(n) = take {
+                    return Ok(Some(self.take(n)));
+                }
             }
-            let buffer = self.input.fill_buf()?;
+            let buffer = match self.input.fill_buf() {
+                Ok(buffer) => buffer,
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    ) =>
+                {
+                    // Nothing more came: a message that is whole unless
+                    // more follows at once is whole.
+                    if let Frame::Unless(n) = frame(&self.pending) {
+                        return Ok(Some(self.take(n)));
+                    }
+                    continue;
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
             if buffer.is_empty() {
                 if self.pending.is_empty() {
                     return Ok(None);
                 }
-                self.heard += 1;
-                return Ok(Some(std::mem::take(&mut self.pending)));
+                let n = self.pending.len();
+                return Ok(Some(self.take(n)));
             }
             let n = buffer.len();
             let chunk = String::from_utf8_lossy(buffer);
             self.pending.extend(chunk.chars().filter(|&c| c != '\0'));
             self.input.consume(n);
         }
+    }
+
+    /// The first `n` bytes of what is pending, as the next message heard.
+    fn take(&mut self, n: usize) -> String {
+        let n = (0..=n.min(self.pending.len()))
+            .rev()
+            .find(|&i| self.pending.is_char_boundary(i))
+            .unwrap_or(0);
+        self.heard += 1;
+        self.pending.drain(..n).collect()
     }
 
     /// Sends one line, flushed.

@@ -18,6 +18,8 @@ use clue_plugin_api::{
 
 use super::server_lines::{BadLine, ServerLines};
 use super::speedclue::{card, code};
+pub use super::speedclue_frame::SUGGEST_GRACE;
+use super::speedclue_frame::frame;
 
 /// What the entrant is told on its command line, and what it assumes.
 #[derive(Clone, Debug)]
@@ -74,9 +76,23 @@ struct Game {
     open: Option<(Seat, Vec<Card>)>,
     /// This bot's last suggestion: its cards and whether someone disproved it.
     mine: Option<(Vec<Card>, bool)>,
+    /// Players out after a wrong accusation.
+    out: Vec<bool>,
+    /// The server's next message may be `suggest` (see [`frame`]).
+    my_turn: bool,
 }
 
 impl Game {
+    /// Whether this player is the next to move after `seat`'s turn: the
+    /// first player after `seat` still in the game.
+    fn next_is_me(&self, seat: Seat) -> bool {
+        let players = usize::from(self.players);
+        (1..=players)
+            .map(|i| (seat.index() + i) % players)
+            .find(|&s| !self.out.get(s).copied().unwrap_or(false))
+            .is_some_and(|s| s == self.me.index())
+    }
+
     fn ask(&mut self, request: &Request) -> Result<Reply, EntrantError> {
         self.bot.call(request).map_err(EntrantError::Bot)
     }
@@ -217,70 +233,6 @@ fn parse(line: &str) -> Option<Message> {
     })
 }
 
-/// Whether `message` is a whole server message, for a server that sends
-/// messages with no terminator (the 2014 server): the word counts of each
-/// message, the hand size of a `reset`, whole two-letter card codes. `me` is
-/// this entrant's player number in the game (a `suggestion` names the card
-/// shown only to the suggester and the shower). Anything that cannot grow
-/// into a message is whole, to be refused as it is.
-fn whole(message: &str, me: Option<u8>) -> bool {
-    if message.ends_with(' ') {
-        return false;
-    }
-    let words: Vec<&str> = message.split_whitespace().collect();
-    let last_whole = words.last().is_some_and(|w| {
-        w.chars().count() >= 2 || w.parse::<u8>().is_ok() || *w == "-" || *w == "+"
-    });
-    let Some(first) = words.first() else {
-        return false;
-    };
-    let first = first.to_ascii_lowercase();
-    let n = words.len();
-    let needed = match first.as_str() {
-        "suggest" | "accuse" | "done" => 1,
-        "disprove" => 5,
-        "accusation" => 6,
-        "suggestion" => match (words.get(1), words.get(5)) {
-            (_, Some(&"-")) => 6,
-            (Some(p), Some(d))
-                if me.is_some_and(|me| p.parse() == Ok(me) || d.parse() == Ok(me)) =>
-            {
-                7
-            }
-            _ => 6,
-        },
-        "reset" => match (
-            words.get(1).and_then(|w| w.parse::<usize>().ok()),
-            words.get(2).and_then(|w| w.parse::<usize>().ok()),
-        ) {
-            (Some(players), Some(seat)) if (3..=6).contains(&players) && seat < players => {
-                3 + hand_size(18, players, seat)
-            }
-            (None, _) if n == 1 => 2,
-            (Some(_), None) if n == 2 => 3,
-            _ => return true,
-        },
-        // A keyword cut short waits for its end.
-        word if n == 1
-            && [
-                "reset",
-                "suggest",
-                "disprove",
-                "suggestion",
-                "accuse",
-                "accusation",
-                "done",
-            ]
-            .iter()
-            .any(|k| k.starts_with(word) && *k != word) =>
-        {
-            return false;
-        }
-        _ => return true,
-    };
-    n > needed || (n == needed && last_whole)
-}
-
 /// Plays as an entrant until the server closes the connection: `ID alive`
 /// first, then one answer per server line. `seat` seats a fresh bot for
 /// each game.
@@ -302,7 +254,8 @@ where
     let mut game: Option<Game> = None;
     loop {
         let me = game.as_ref().map(|g| g.me.0);
-        let Some(line) = server.hear_message(|m| whole(m, me))? else {
+        let my_turn = game.as_ref().is_some_and(|g| g.my_turn);
+        let Some(line) = server.hear_message(|m| frame(m, me, my_turn))? else {
             break;
         };
         let message = parse(&line).ok_or_else(|| server.bad(&line, EXPECTED))?;
@@ -354,6 +307,8 @@ where
                 last_turn: None,
                 open: None,
                 mine: None,
+                out: vec![false; players_n],
+                my_turn: me.0 == 0,
             };
             let begin = Request::BeginGame {
                 setup: Box::new(setup),
@@ -372,6 +327,8 @@ where
         };
         let players = g.players;
         let in_game = |s: Seat| s.0 < players;
+        // Whose turn may come next is known again below where it can change.
+        g.my_turn = false;
         let answer = match message {
             Message::Reset { .. } => unreachable!("handled above"),
             Message::Suggest => {
@@ -443,6 +400,7 @@ where
                 if seat == g.me {
                     g.mine = Some((cards, shown_by.is_some()));
                 }
+                g.my_turn = g.next_is_me(seat);
                 g.tell(Event::Answered {
                     suggester: seat,
                     passed,
@@ -483,6 +441,10 @@ where
                 }
                 if correct && seat == g.me {
                     summary.won += 1;
+                }
+                if !correct {
+                    g.out[seat.index()] = true;
+                    g.my_turn = !g.out[g.me.index()] && g.next_is_me(seat);
                 }
                 g.tell(Event::Accused {
                     seat,
@@ -548,5 +510,71 @@ mod tests {
         ] {
             assert!(parse(bad).is_none(), "{bad}");
         }
+    }
+
+    #[test]
+    fn the_turn_after_a_suggestion_is_known() {
+        let game = |me: u8, out: Vec<bool>| Game {
+            bot: crate::bots::builtin("notebook").expect("a built-in bot"),
+            me: Seat(me),
+            players: 4,
+            hand: Vec::new(),
+            round: 1,
+            last_turn: None,
+            open: None,
+            mine: None,
+            out,
+            my_turn: false,
+        };
+        assert!(game(1, vec![false; 4]).next_is_me(Seat(0)));
+        assert!(!game(2, vec![false; 4]).next_is_me(Seat(0)));
+        // Player 1 is out: player 2 moves after player 0.
+        assert!(game(2, vec![false, true, false, false]).next_is_me(Seat(0)));
+        assert!(game(0, vec![false; 4]).next_is_me(Seat(3)));
+    }
+
+    /// A server's reads: one chunk per `read`.
+    struct Chunks(std::collections::VecDeque<Vec<u8>>);
+
+    impl std::io::Read for Chunks {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let Some(chunk) = self.0.pop_front() else {
+                return Ok(0);
+            };
+            let n = chunk.len().min(buf.len());
+            buf[..n].copy_from_slice(&chunk[..n]);
+            if n < chunk.len() {
+                self.0.push_front(chunk[n..].to_vec());
+            }
+            Ok(n)
+        }
+    }
+
+    fn said_to_reads(reads: &[&str]) -> String {
+        let mut said = Vec::new();
+        let options = EntrantOptions {
+            id: "Sleuth".to_string(),
+            seed: 0,
+            contest_rules: true,
+        };
+        let seat = || crate::bots::builtin("notebook").ok_or_else(|| "no bot".to_string());
+        let input = std::io::BufReader::new(Chunks(
+            reads.iter().map(|r| r.as_bytes().to_vec()).collect(),
+        ));
+        let result = play(seat, input, &mut said, &options);
+        let said = String::from_utf8_lossy(&said).into_owned();
+        assert!(result.is_ok(), "{result:?}; said {said}");
+        said
+    }
+
+    #[test]
+    fn cut_and_joined_server_messages_are_answered() {
+        let said = said_to_reads(&["reset 3 1 Pl Ro Ki Wh Ca Ba", "suggest", "ion 0 Gr Kn Di 2"]);
+        assert_eq!(said, "Sleuth aliveokok");
+        let said = said_to_reads(&["reset 3 1 Pl Ro Ki Wh Ca Badisprove 0 Pl Ro Ha"]);
+        assert!(
+            said == "Sleuth aliveokshow Pl" || said == "Sleuth aliveokshow Ro",
+            "{said}"
+        );
     }
 }

@@ -4,10 +4,14 @@
 By default it speaks lines, as the contest's Python port's `LineMessager`
 (`makefile('r').readline()`, `msg + '\\n'`). With `--buffer` it speaks as its
 `BufMessager`: each message is one `sock.recv(512)`, sent with `sendall` and
-no line terminator (the framing of the contest's Java server)."""
+no line terminator (the framing of the contest's Java server). With
+`--buffer --split` it sends each answer of more than one word in two writes
+50 ms apart, cut right after its first word (`suggest` | ` Gr Kn Di`): what
+TCP may do to any message."""
 import random
 import socket
 import sys
+import time
 
 SUSPECTS = "Gr Mu Pe Pl Sc Wh".split()
 WEAPONS = "Ca Kn Pi Re Ro Wr".split()
@@ -20,12 +24,22 @@ def main():
     buffered = args[:1] == ["--buffer"]
     if buffered:
         args = args[1:]
+    split = args[:1] == ["--split"]
+    if split:
+        args = args[1:]
     ident, port = args[0], int(args[1])
     conn = socket.create_connection(("127.0.0.1", port))
+    conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     if buffered:
         def say(line):
-            conn.sendall(line.encode())
+            word, space, rest = line.partition(" ")
+            if split and space and word != ident:
+                conn.sendall(word.encode())
+                time.sleep(0.05)
+                conn.sendall((space + rest).encode())
+            else:
+                conn.sendall(line.encode())
 
         def messages():
             while True:
