@@ -601,8 +601,12 @@ impl Hostile {
                 }
             }
             Behaviour::Network => {
-                if std::net::UdpSocket::bind("127.0.0.1:0").is_ok() {
-                    escaped("opened a socket");
+                // A socket in itself reaches nothing (in an empty network
+                // namespace it can be made): a datagram sent out is the escape.
+                if let Ok(socket) = std::net::UdpSocket::bind("0.0.0.0:0")
+                    && socket.send_to(b"zoo", ("192.0.2.1", 9)).is_ok()
+                {
+                    escaped("sent a datagram out");
                 }
                 if std::net::TcpListener::bind("127.0.0.1:0").is_ok() {
                     escaped("listened on a loopback port");
