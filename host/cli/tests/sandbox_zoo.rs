@@ -149,7 +149,9 @@ fn note(behaviour: &str, runtime: Runtime) -> Option<&'static str> {
         ("endless-line", Wasm) => "stdout is a log: 2 MiB in one call is a flood",
         ("flood-stdout", Wasm) => "2 MiB in one call is a flood",
         ("allocate", Wasm) => "linear memory capped at 16 MiB",
-        ("allocate", Native | Jsonl) => "held at its memory cgroup's cap until its time is up",
+        ("allocate", Native | Jsonl) => {
+            "its memory cgroup's cap (OOM-killed, or held there past its time)"
+        }
         ("read-file" | "network" | "write-outside" | "fill-disk", Wasm) => {
             "no ambient capabilities: nothing to open"
         }
