@@ -183,40 +183,6 @@ fn native_trusted_takes_a_path_like_native() {
 }
 
 #[test]
-fn sandbox_off_is_read_for_the_file_and_for_one_bot() {
-    let text = "variant: speedclue
-schedule: {kind: all-seatings}
-sandbox: off
-bots:
-  - {name: a, kind: jsonl, command: python3 a.py}
-  - {name: b, kind: jsonl, command: python3 b.py, sandbox: on}
-  - {name: c, kind: builtin, path: notebook}
-";
-    let t = config::parse(text, "t.yaml", Path::new("/nonexistent-dir")).expect("parses");
-    let sandbox: Vec<config::Sandbox> = t.bots.iter().map(|b| b.sandbox).collect();
-    assert_eq!(
-        sandbox,
-        [
-            config::Sandbox::Off,
-            config::Sandbox::On,
-            config::Sandbox::Off
-        ]
-    );
-    let default = config::parse(
-        &format!("variant: speedclue\nschedule: {{kind: all-seatings}}\n{GOOD_BOTS}"),
-        "t.yaml",
-        Path::new("/nonexistent-dir"),
-    )
-    .expect("parses");
-    assert!(
-        default
-            .bots
-            .iter()
-            .all(|b| b.sandbox == config::Sandbox::On)
-    );
-}
-
-#[test]
 fn a_sandbox_value_other_than_on_or_off_is_refused() {
     let text = format!(
         "variant: speedclue\nschedule: {{kind: all-seatings}}\nsandbox: maybe\n{GOOD_BOTS}"
