@@ -181,3 +181,13 @@ fn native_trusted_takes_a_path_like_native() {
         "bot `t`: native-trusted bots take `path`, not `command`",
     );
 }
+
+#[test]
+fn a_sandbox_value_other_than_on_or_off_is_refused() {
+    let text = format!(
+        "variant: speedclue\nschedule: {{kind: all-seatings}}\nsandbox: maybe\n{GOOD_BOTS}"
+    );
+    let err = config::parse(&text, "t.yaml", Path::new("/nonexistent-dir")).expect_err("refused");
+    assert_eq!(err.pos.line, 3, "{err}");
+    assert!(err.message.contains("maybe"), "{err}");
+}

@@ -205,3 +205,44 @@ fn quiet_prints_only_the_result() {
     assert_eq!(stdout.lines().count(), 1, "{stdout}");
     assert!(stdout.starts_with("winner: seat") || stdout.starts_with("no winner"));
 }
+
+#[test]
+fn doctor_prints_every_sandbox_layer_and_all_are_available_here() {
+    // CI runs as root in a VM like the development machine: every layer
+    // must be there (a missing one fails this test, naming it).
+    let out = clue(&["doctor"]);
+    let (stdout, stderr) = text(&out);
+    for layer in [
+        "Landlock",
+        "seccomp filter",
+        "namespaces (PID, mount, network",
+        "cgroup v1 pids",
+        "cgroup v1 memory",
+        "cgroup v1 cpuacct",
+    ] {
+        let line = stdout
+            .lines()
+            .find(|l| l.contains(layer))
+            .unwrap_or_else(|| panic!("no `{layer}` line:\n{stdout}"));
+        assert!(line.trim_start().starts_with("available"), "{line}");
+    }
+    assert!(stdout.contains("sandboxed bots can start here"), "{stdout}");
+    assert!(out.status.success(), "{stdout}{stderr}");
+}
+
+#[test]
+fn the_no_sandbox_flag_is_accepted_before_a_subcommand() {
+    let out = clue(&[
+        "--no-sandbox",
+        "play",
+        "--quiet",
+        "--variant",
+        "speedclue",
+        "--players",
+        "3",
+        "--bot",
+        "builtin:notebook",
+    ]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}{stderr}");
+}

@@ -55,7 +55,7 @@ const BEHAVIOURS: [(&str, &str); 41] = [
     ),
     (
         "network",
-        "opens a UDP socket, listens on and connects to loopback ports",
+        "sends a UDP datagram out, listens on and connects to loopback ports",
     ),
     ("illegal-move", "moves off the board (Classic board)"),
     ("illegal-suggestion", "suggests three rooms"),
@@ -149,7 +149,9 @@ fn note(behaviour: &str, runtime: Runtime) -> Option<&'static str> {
         ("endless-line", Wasm) => "stdout is a log: 2 MiB in one call is a flood",
         ("flood-stdout", Wasm) => "2 MiB in one call is a flood",
         ("allocate", Wasm) => "linear memory capped at 16 MiB",
-        ("allocate", Native | Jsonl) => "the memory cgroup's cap; the kernel kills the bot",
+        ("allocate", Native | Jsonl) => {
+            "its memory cgroup's cap (OOM-killed, or held there past its time)"
+        }
         ("read-file" | "network" | "write-outside" | "fill-disk", Wasm) => {
             "no ambient capabilities: nothing to open"
         }
@@ -433,7 +435,9 @@ fn every_hostile_bot_is_contained_and_the_page_says_so() {
         let (behaviour, runtime) = (BEHAVIOURS[row].0, Runtime::ALL[column]);
         let mut cell_problems = one.problems;
         cell_problems.extend(two.problems);
-        if one.fingerprint != two.fingerprint {
+        // `cpu-burners` is caught at the first call after its children's CPU
+        // time passes the cap: which call that is depends on the machine's load.
+        if one.fingerprint != two.fingerprint && behaviour != "cpu-burners" {
             cell_problems.push("the replay differs".into());
         }
         let mut text = one.text;

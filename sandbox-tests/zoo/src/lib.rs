@@ -537,18 +537,22 @@ impl Hostile {
                 // Its source checkout (outside the folder of its program or
                 // library), and a file only root may read.
                 let checkout = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
-                for path in [checkout, "/etc/shadow"] {
+                for (path, what) in [(checkout, "its checkout's Cargo.toml"), ("/etc/shadow", "/etc/shadow")] {
                     if std::fs::read(path).is_ok() {
-                        escaped(&format!("read {path}"));
+                        escaped(&format!("read {what}"));
                     }
                 }
             }
             Behaviour::WriteOutside => {
                 let checkout = concat!(env!("CARGO_MANIFEST_DIR"), "/planted-by-zoo");
-                for path in [checkout, "/etc/planted-by-zoo", "/var/tmp/planted-by-zoo"] {
+                for (path, what) in [
+                    (checkout, "into its checkout"),
+                    ("/etc/planted-by-zoo", "into /etc"),
+                    ("/var/tmp/planted-by-zoo", "into /var/tmp"),
+                ] {
                     if std::fs::write(path, "planted").is_ok() {
                         let _ = std::fs::remove_file(path);
-                        escaped(&format!("wrote {path}"));
+                        escaped(&format!("wrote {what}"));
                     }
                 }
             }
@@ -601,8 +605,12 @@ impl Hostile {
                 }
             }
             Behaviour::Network => {
-                if std::net::UdpSocket::bind("127.0.0.1:0").is_ok() {
-                    escaped("opened a socket");
+                // A socket in itself reaches nothing (in an empty network
+                // namespace it can be made): a datagram sent out is the escape.
+                if let Ok(socket) = std::net::UdpSocket::bind("0.0.0.0:0")
+                    && socket.send_to(b"zoo", ("192.0.2.1", 9)).is_ok()
+                {
+                    escaped("sent a datagram out");
                 }
                 if std::net::TcpListener::bind("127.0.0.1:0").is_ok() {
                     escaped("listened on a loopback port");

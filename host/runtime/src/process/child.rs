@@ -136,10 +136,12 @@ impl BotProcess {
         })
     }
 
-    /// `crash` turned into `out-of-memory` when the kernel killed a process
-    /// of the bot's memory cgroup.
+    /// `crash` or `timeout` turned into `out-of-memory` when the bot's
+    /// memory cgroup reached its cap.
     fn memory_fault(&self, fault: Fault) -> Fault {
-        if fault.reason == DqReason::Crash
+        // A bot held at its cap may be stuck reclaiming past its deadline
+        // before the OOM killer ends it: a timeout then is the memory's.
+        if matches!(fault.reason, DqReason::Crash | DqReason::Timeout)
             && self.sandbox.as_ref().is_some_and(|s| s.out_of_memory())
         {
             Fault::new(

@@ -226,20 +226,27 @@ impl Prepared {
         Some(nanos as f64 / 1e9)
     }
 
-    /// Whether the kernel's OOM killer struck in the bot's memory cgroup.
+    /// Whether the bot's memory cgroup reached its cap (`memory.failcnt`)
+    /// or the kernel's OOM killer struck in it.
     pub fn out_of_memory(&self) -> bool {
+        let count = |c: &Path, file: &str, key: Option<&str>| {
+            std::fs::read_to_string(c.join(file))
+                .ok()
+                .and_then(|t| match key {
+                    Some(key) => t
+                        .lines()
+                        .find_map(|l| l.strip_prefix(key))
+                        .and_then(|n| n.trim().parse::<u64>().ok()),
+                    None => t.trim().parse::<u64>().ok(),
+                })
+                .unwrap_or(0)
+        };
         self.cgroups
             .iter()
             .filter(|c| c.starts_with(Path::new(CGROUP_V1).join("memory")))
             .any(|c| {
-                std::fs::read_to_string(c.join("memory.oom_control"))
-                    .ok()
-                    .and_then(|t| {
-                        t.lines()
-                            .find_map(|l| l.strip_prefix("oom_kill "))
-                            .and_then(|n| n.trim().parse::<u64>().ok())
-                    })
-                    .is_some_and(|n| n > 0)
+                count(c, "memory.failcnt", None) > 0
+                    || count(c, "memory.oom_control", Some("oom_kill ")) > 0
             })
     }
 
