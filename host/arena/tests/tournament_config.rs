@@ -106,7 +106,7 @@ fn unknown_fields_and_bad_values() {
         ),
         3,
         1,
-        "unknown field `concurency`, expected one of variant, players, options, seed, concurrency, limits, store, schedule, sweep, bots",
+        "unknown field `concurency`, expected one of variant, players, options, seed, concurrency, limits, sandbox, store, schedule, sweep, bots",
     );
     check(
         &format!("variant: speedclue\nschedule: {{kind: round-robin}}\n{GOOD_BOTS}"),
@@ -179,6 +179,41 @@ fn native_trusted_takes_a_path_like_native() {
         7,
         46,
         "bot `t`: native-trusted bots take `path`, not `command`",
+    );
+}
+
+#[test]
+fn sandbox_off_is_read_for_the_file_and_for_one_bot() {
+    let text = "variant: speedclue
+players: 3
+schedule: {kind: all-seatings}
+sandbox: off
+bots:
+  - {name: a, kind: jsonl, command: python3 a.py}
+  - {name: b, kind: jsonl, command: python3 b.py, sandbox: on}
+  - {name: c, kind: builtin, path: notebook}
+";
+    let t = config::parse(text, "t.yaml", Path::new("/nonexistent-dir")).expect("parses");
+    let sandbox: Vec<config::Sandbox> = t.bots.iter().map(|b| b.sandbox).collect();
+    assert_eq!(
+        sandbox,
+        [
+            config::Sandbox::Off,
+            config::Sandbox::On,
+            config::Sandbox::Off
+        ]
+    );
+    let default = config::parse(
+        &format!("variant: speedclue\nplayers: 3\nschedule: {{kind: all-seatings}}\n{GOOD_BOTS}"),
+        "t.yaml",
+        Path::new("/nonexistent-dir"),
+    )
+    .expect("parses");
+    assert!(
+        default
+            .bots
+            .iter()
+            .all(|b| b.sandbox == config::Sandbox::On)
     );
 }
 
