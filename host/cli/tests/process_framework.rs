@@ -86,7 +86,27 @@ fn table_config(players: u8) -> GameConfig {
 
 /// Plays `command` at seat 0 against built-in bots.
 fn play_first(config: &GameConfig, seed: u64, command: &str) -> GameRecord {
-    let bot = FrameworkBot::spawn(command, &limits()).expect("starts");
+    play_first_with(config, seed, command, &limits())
+}
+
+/// [`play_first`] for a script that keeps a transcript for the test: it
+/// writes outside its own folder, which the sandbox forbids (the zoo tests
+/// that), so it runs with the sandbox off, the opt-out an organiser has too.
+fn play_first_keeping_a_transcript(config: &GameConfig, seed: u64, command: &str) -> GameRecord {
+    let limits = ProcessLimits {
+        sandbox: clue_runtime::sandbox::SandboxPolicy::off(),
+        ..limits()
+    };
+    play_first_with(config, seed, command, &limits)
+}
+
+fn play_first_with(
+    config: &GameConfig,
+    seed: u64,
+    command: &str,
+    limits: &ProcessLimits,
+) -> GameRecord {
+    let bot = FrameworkBot::spawn(command, limits).expect("starts");
     let mut seats: Vec<Box<dyn SeatController>> = vec![Box::new(bot)];
     for i in 1..config.players {
         let name = if i % 2 == 1 { "notebook" } else { "clueless" };
@@ -162,7 +182,7 @@ fn every_reply_form_is_understood() {
     let dir = scratch();
     let log = dir.path().join("log.txt");
     let config = table_config(3);
-    let record = play_first(&config, 1, &script("every-form", Some(&log)));
+    let record = play_first_keeping_a_transcript(&config, 1, &script("every-form", Some(&log)));
     let transcript = std::fs::read_to_string(&log).expect("log");
     assert!(
         record.seats[0].outcome == Outcome::WrongAccusation,
@@ -235,7 +255,8 @@ fn every_reply_form_is_understood() {
 fn the_suggester_is_shown_the_card_and_the_others_who_showed() {
     let dir = scratch();
     let log = dir.path().join("log.txt");
-    let record = play_first(&table_config(3), 1, &script("every-form", Some(&log)));
+    let record =
+        play_first_keeping_a_transcript(&table_config(3), 1, &script("every-form", Some(&log)));
     let transcript = std::fs::read_to_string(&log).expect("log");
     for entry in &record.log {
         if let Event::Answered {

@@ -9,6 +9,7 @@
 
 #[path = "../../arena/tests/pg_support/mod.rs"]
 mod pg_support;
+mod web_support;
 
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
@@ -242,6 +243,25 @@ fn a_coordinator_and_three_workers_one_killed_five_times_equal_one_machine() {
     }
     assert_eq!(got.1, expected.1, "the same game logs");
     assert_eq!(report(Path::new(&url)), report(&reference));
+
+    // Watching reads the same server: `clue serve --db postgres://...` lists
+    // every stored game and serves each one's log.
+    let server = web_support::Server::start(Some(Path::new(&url)));
+    let (status, list) = server.get("/api/replays?page=0");
+    assert_eq!(status, 200, "{list}");
+    assert_eq!(list["total"].as_u64(), Some(total as u64), "{list}");
+    let first = list["games"][0]["index"].as_u64().expect("a stored game");
+    let (status, game) = server.get(&format!("/api/replays/{first}"));
+    assert_eq!(status, 200, "{game}");
+    assert_eq!(
+        game["seed"].as_str().map(str::to_string),
+        expected
+            .0
+            .iter()
+            .find(|g| g.index == first)
+            .map(|g| g.seed.to_string()),
+        "the game's seed, as text: {game}"
+    );
 }
 
 /// The one line `clue` printed on stderr for a refusal (exit code 2).

@@ -238,7 +238,9 @@ fn texts(browser: &Browser, css: &str) -> Vec<String> {
         .collect()
 }
 
-/// Waits until `probe` holds, at most `secs` seconds.
+/// Waits until `probe` holds, at most `secs` seconds: a guard against a
+/// hang, not a timing check, so generous enough for ten Chromiums at once
+/// on two loaded cores (30 s was not, once).
 fn wait_for(secs: u64, what: &str, mut probe: impl FnMut() -> bool) {
     let deadline = Instant::now() + Duration::from_secs(secs);
     while !probe() {
@@ -288,7 +290,7 @@ fn a_broken_uploaded_board_is_refused_on_the_page() {
             .unwrap_or("")
             .to_string()
     };
-    wait_for(30, "the refusal", || !error().is_empty());
+    wait_for(120, "the refusal", || !error().is_empty());
     assert!(
         error().contains("MyLayout.csv:2:6: unknown room initial `Q`"),
         "{}",
@@ -304,7 +306,7 @@ fn a_broken_uploaded_board_is_refused_on_the_page() {
     upload("#layout-file", "Fixed.csv");
     upload("#setup-file", "MySetup.txt");
     assert!(browser.click("#start"));
-    wait_for(30, "the uploaded board", || {
+    wait_for(120, "the uploaded board", || {
         browser
             .script("return document.querySelectorAll('#board-view svg.rooms rect.cell').length;")
             .as_u64()
@@ -574,7 +576,7 @@ fn a_running_tournament_game_is_followed_live_in_chromium() {
         browser.script("return !document.getElementById('rw-live').classList.contains('hidden');")
             == true
     };
-    wait_for(30, "the live viewer", || !step().is_empty());
+    wait_for(120, "the live viewer", || !step().is_empty());
     assert!(live(), "the viewer does not say the game is live");
     browser.screenshot("07-live");
     // "watch live" starts at the newest event and follows it (it used to
@@ -585,7 +587,7 @@ fn a_running_tournament_game_is_followed_live_in_chromium() {
             .and_then(|n| n.parse().ok())
             .unwrap_or(0)
     };
-    wait_for(30, "the first events of the game in play", || {
+    wait_for(120, "the first events of the game in play", || {
         total(&step()) > 0 || !live()
     });
     let opened = step();
@@ -595,7 +597,7 @@ fn a_running_tournament_game_is_followed_live_in_chromium() {
         "watch live did not start at the newest event"
     );
     let first = total(&step());
-    wait_for(30, "new events of the game in play", || {
+    wait_for(120, "new events of the game in play", || {
         total(&step()) > first || !live()
     });
     let later = step();
@@ -603,7 +605,7 @@ fn a_running_tournament_game_is_followed_live_in_chromium() {
     // Still at the newest event: the viewer follows.
     assert_eq!(later, format!("event {0} of {0}", total(&later)));
     // Once the game is stored, the viewer shows it whole.
-    wait_for(60, "the game to be stored", || !live());
+    wait_for(180, "the game to be stored", || !live());
     let end = step();
     let current = browser.script(
         "const c = document.querySelector('#rw-events li.current'); return c ? c.textContent : '';",
@@ -635,7 +637,7 @@ fn every_variant_is_drawn_on_the_page() {
         ("uniclue", "#board-view .table-view table"),
     ] {
         browser.goto(&server.url("/"));
-        wait_for(30, "the variants", || {
+        wait_for(120, "the variants", || {
             browser
                 .script("return document.querySelectorAll('#variant option').length;")
                 .as_u64()
@@ -649,8 +651,10 @@ fn every_variant_is_drawn_on_the_page() {
         browser.type_into("#delay", "0");
         browser.type_into("#seed", "3");
         assert!(browser.click("#start"), "{variant}");
-        wait_for(30, "the game to be drawn", || browser.find(drawn).is_some());
-        wait_for(30, "the first question", || {
+        wait_for(120, "the game to be drawn", || {
+            browser.find(drawn).is_some()
+        });
+        wait_for(120, "the first question", || {
             let kind = page_state(&browser)["kind"]
                 .as_str()
                 .unwrap_or("")
@@ -721,7 +725,7 @@ fn a_page_of_another_site_cannot_start_or_play_a_game() {
         request = before["pending"]["id"],
     );
     browser.script(&attack);
-    wait_for(30, "the other site's requests to be sent", || {
+    wait_for(120, "the other site's requests to be sent", || {
         browser.script("return window.__sent === 1;") == true
     });
     assert!(!pwned.exists(), "the other site ran a command");
@@ -740,10 +744,10 @@ fn a_reload_rejoins_the_game_with_its_seed_shown() {
     let server = Server::start(None);
     let browser = Browser::start();
     browser.goto(&server.url("/"));
-    wait_for(30, "the start form", || browser.find("#seed").is_some());
+    wait_for(120, "the start form", || browser.find("#seed").is_some());
     browser.type_into("#seed", "77");
     assert!(browser.click("#new-game button[type=submit]"));
-    wait_for(30, "the first request", || {
+    wait_for(120, "the first request", || {
         page_state(&browser)["kind"] == "accuse"
     });
     let url = browser.script("return location.href;");
@@ -751,7 +755,7 @@ fn a_reload_rejoins_the_game_with_its_seed_shown() {
     assert!(url.contains("#game/"), "the game has no address: {url}");
     let request = page_state(&browser)["request"].clone();
     browser.cmd("POST", "/refresh", None);
-    wait_for(30, "the rejoined game", || {
+    wait_for(120, "the rejoined game", || {
         page_state(&browser)["kind"] == "accuse"
     });
     assert_eq!(page_state(&browser)["request"], request);
@@ -783,7 +787,7 @@ fn a_late_reply_to_the_move_does_not_close_the_suggest_dialog() {
     };
     let browser = Browser::start();
     browser.goto(&server.url(&format!("/#game/{id}")));
-    wait_for(30, "the page to show the move", || {
+    wait_for(120, "the page to show the move", || {
         page_state(&browser)["request"] == request.to_string().as_str()
     });
     // The reply to the move arrives late: after the next poll has opened
@@ -800,11 +804,11 @@ fn a_late_reply_to_the_move_does_not_close_the_suggest_dialog() {
          return true;"
     );
     browser.script(&code);
-    wait_for(30, "the suggest dialog", || {
+    wait_for(120, "the suggest dialog", || {
         let p = page_state(&browser);
         p["kind"] == "suggest" && p["modal"] == true
     });
-    wait_for(30, "the late reply to the move", || {
+    wait_for(120, "the late reply to the move", || {
         browser.script("return window.__answered;") == true
     });
     let p = page_state(&browser);
@@ -832,7 +836,7 @@ fn the_board_marks_whose_turn_it_is_and_the_last_move() {
     let browser = Browser::start();
     browser.goto(&server.url(&format!("/#game/{id}")));
     // The person's first request: their turn is marked, nobody has moved.
-    wait_for(30, "the first request", || {
+    wait_for(120, "the first request", || {
         page_state(&browser)["kind"] == "accuse"
     });
     assert_eq!(board_marks(&browser), json!([0, null]));
@@ -843,7 +847,7 @@ fn the_board_marks_whose_turn_it_is_and_the_last_move() {
     let mut arrows = 0;
     let mut last = String::new();
     while checked < 12 {
-        wait_for(60, "the person's next request", || {
+        wait_for(180, "the person's next request", || {
             let p = page_state(&browser);
             p["request"] != last.as_str() && p["kind"] != "wait" && !p["request"].is_null()
         });
@@ -898,7 +902,7 @@ fn the_framework_grid_names_every_room_once_on_top_and_tells_tokens_apart() {
         .collect();
     let browser = Browser::start();
     browser.goto(&server.url(&format!("/#game/{id}")));
-    wait_for(30, "the grid", || {
+    wait_for(120, "the grid", || {
         browser.find("#board-view svg.grid").is_some()
     });
     // Each room named once, the name inside its own room and drawn after

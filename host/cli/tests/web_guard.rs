@@ -139,10 +139,22 @@ fn process_bots_from_a_request_are_seated_only_with_allow_bots() {
     assert!(!pwned.exists(), "a refused bot ran");
     // Built-in bots are always seated.
     server.start_game(&json!({"bots": ["builtin:clueless"], "seed": 2}));
-    // With the opt-in, the request's process bot runs.
+    // With the opt-in, the request's process bot runs, in the sandbox: it
+    // starts (and ends, `touch` being no bot), but cannot write outside its
+    // scratch folder.
     let open = Server::start_with(None, &["--allow-bots"]);
-    let (_, body) = open.post("/api/games", &json!({"bots": [bot]}));
-    assert!(pwned.exists(), "--allow-bots did not seat the bot: {body}");
+    let (status, body) = open.post("/api/games", &json!({"bots": [bot]}));
+    assert_eq!(status, 200, "--allow-bots did not seat the bot: {body}");
+    let id = body["id"].as_u64().expect("a game id");
+    let state = open.wait_pending(id).to_string();
+    assert!(
+        state.contains("(jsonl:touch") && state.contains("is disqualified (crash)"),
+        "the bot did not run: {state}"
+    );
+    assert!(
+        !pwned.exists(),
+        "the sandboxed bot wrote outside its folder"
+    );
 }
 
 #[test]

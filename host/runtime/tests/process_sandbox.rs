@@ -88,12 +88,13 @@ fn the_scratch_folder_is_size_capped() {
 }
 
 #[test]
-fn the_bot_is_pid_1_of_its_own_namespace_and_sees_no_host_process() {
+fn the_bot_is_pid_2_under_its_namespaces_init_and_sees_no_host_process() {
     let (line, _) = run("echo \"$$ $(ls /proc | grep -c '^[0-9]')\"", &[]);
-    // sh itself (PID 1) and the `ls`, and the command substitution's subshell.
+    // The namespace's init (PID 1), sh itself (PID 2), the `ls`, and the
+    // command substitution's subshell.
     let (pid, count) = line.split_once(' ').unwrap();
-    assert_eq!(pid, "1", "{line}");
-    assert!(count.parse::<u32>().unwrap() <= 5, "{line}");
+    assert_eq!(pid, "2", "{line}");
+    assert!(count.parse::<u32>().unwrap() <= 6, "{line}");
     let env = [("HOST", std::process::id().to_string())];
     let (line, _) = run(
         "cat /proc/\"$HOST\"/environ 2>/dev/null | head -c 1 | wc -c",

@@ -556,6 +556,7 @@ fn own_folders(argv: &[String]) -> Vec<PathBuf> {
                 None
             };
             let Some(found) = found else { continue };
+            out.extend(climbed_through(&found));
             let folder = if found.is_dir() {
                 Some(found)
             } else {
@@ -575,6 +576,26 @@ fn own_folders(argv: &[String]) -> Vec<PathBuf> {
                 out.push(folder);
             }
         }
+    }
+    out
+}
+
+/// The folders a path that climbs (`host/cli/../../runtime/bot.sh`) passes
+/// through just before each run of `..`: inside the bot's root the path
+/// resolves only if they are there too (the kernel walks `..` from a folder
+/// that must exist), so they are bound with the rest of the command line.
+fn climbed_through(path: &Path) -> Vec<PathBuf> {
+    use std::path::Component;
+    let mut out = Vec::new();
+    let mut walked = PathBuf::new();
+    let mut previous_was_parent = false;
+    for component in path.components() {
+        let parent = component == Component::ParentDir;
+        if parent && !previous_was_parent && walked.is_dir() {
+            out.push(walked.clone());
+        }
+        walked.push(component);
+        previous_was_parent = parent;
     }
     out
 }
@@ -856,4 +877,22 @@ fn probe() -> Vec<Layer> {
 /// Adds `sandbox` to `command`: applied in the child before it runs the bot.
 pub(crate) fn apply(command: &mut std::process::Command, sandbox: &Prepared) {
     sys::apply(command, &sandbox.child);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_climbing_path_brings_the_folders_it_climbs_out_of() {
+        let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let climbing = here.join("src/sandbox/../../tests/process_bots/misbehave.sh");
+        assert_eq!(climbed_through(&climbing), vec![here.join("src/sandbox")]);
+        let twice = here.join("src/../tests/../benches");
+        assert_eq!(
+            climbed_through(&twice),
+            vec![here.join("src"), here.join("src/../tests")]
+        );
+        assert!(climbed_through(&here.join("tests/process_bots")).is_empty());
+    }
 }

@@ -145,48 +145,113 @@ unsafe fn write_file(path: &std::ffi::CStr, bytes: &[u8]) -> io::Result<()> {
 }
 
 /// The tiny init: the process the host started (outside the bot's PID
-/// namespace) keeps no file open, waits for the bot (PID 1 of its
-/// namespace) and ends as it ended, so the host sees the bot's exit status.
-/// Its death (the host kills its process group) kills the bot through
-/// `PR_SET_PDEATHSIG`, and the bot's death, as PID 1, kills every process of
-/// its namespace: nothing outlives the bot.
+/// namespace) keeps no file open but `ended`, waits for the namespace's init
+/// (PID 1 there) and ends as the bot ended, so the host sees the bot's exit
+/// status or signal. Its death (the host kills its process group) kills the
+/// namespace's init through `PR_SET_PDEATHSIG`, and that init's death kills
+/// every process of the namespace: nothing outlives the bot.
 ///
 /// # Safety
 /// Only async-signal-safe system calls: safe between `fork` and `exec`.
-unsafe fn wait_and_mirror(bot: libc::pid_t) -> ! {
-    // SAFETY: plain system calls on integers and on `status`, a local.
+unsafe fn wait_and_mirror(init: libc::pid_t, ended: libc::c_int) -> ! {
+    // SAFETY: plain system calls on integers and on `status` and `signal`,
+    // locals.
     unsafe {
-        // Every descriptor, the pipes to the host and std's exec-error pipe
-        // among them: the bot holds its own copies.
-        libc::syscall(libc::SYS_close_range, 0u32, u32::MAX, 0u32);
-        let mut status: libc::c_int = 0;
-        loop {
-            let got = libc::waitpid(bot, &mut status, 0);
-            if got == bot {
-                break;
-            }
-            if got == -1 && *libc::__errno_location() != libc::EINTR {
-                libc::_exit(127);
-            }
+        // Every descriptor but `ended`, the pipes to the host and std's
+        // exec-error pipe among them: the bot holds its own copies.
+        if ended > 0 {
+            libc::syscall(libc::SYS_close_range, 0u32, (ended - 1) as u32, 0u32);
+        }
+        libc::syscall(libc::SYS_close_range, (ended + 1) as u32, u32::MAX, 0u32);
+        let status = wait_for(init);
+        let mut signal: libc::c_int = 0;
+        let read = libc::read(
+            ended,
+            (&mut signal as *mut libc::c_int).cast(),
+            std::mem::size_of::<libc::c_int>(),
+        );
+        if read == std::mem::size_of::<libc::c_int>() as isize && signal > 0 {
+            die_by(signal);
         }
         if libc::WIFEXITED(status) {
             libc::_exit(libc::WEXITSTATUS(status));
         }
         if libc::WIFSIGNALED(status) {
-            let signal = libc::WTERMSIG(status);
-            libc::signal(signal, libc::SIG_DFL);
-            let mut set: libc::sigset_t = std::mem::zeroed();
-            libc::sigemptyset(&mut set);
-            libc::sigaddset(&mut set, signal);
-            libc::sigprocmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
-            libc::kill(libc::getpid(), signal);
-            libc::_exit(128 + signal);
+            die_by(libc::WTERMSIG(status));
         }
         libc::_exit(127)
     }
 }
 
-/// Builds the bot's root folder and enters it (run as PID 1 of the new PID
+/// The namespace's init (PID 1): reaps every orphan, and when the bot ends
+/// ends too (which kills the rest of the namespace), passing an ending by a
+/// signal on through `ended`, since a PID 1 cannot end by its own signal.
+///
+/// # Safety
+/// Only async-signal-safe system calls: safe between `fork` and `exec`.
+unsafe fn init_inside(bot: libc::pid_t, ended: libc::c_int) -> ! {
+    // SAFETY: plain system calls on integers and on `status`, a local.
+    unsafe {
+        if ended > 0 {
+            libc::syscall(libc::SYS_close_range, 0u32, (ended - 1) as u32, 0u32);
+        }
+        libc::syscall(libc::SYS_close_range, (ended + 1) as u32, u32::MAX, 0u32);
+        let status = wait_for(bot);
+        if libc::WIFSIGNALED(status) {
+            let signal = libc::WTERMSIG(status);
+            libc::write(
+                ended,
+                (&signal as *const libc::c_int).cast(),
+                std::mem::size_of::<libc::c_int>(),
+            );
+            libc::_exit(0);
+        }
+        if libc::WIFEXITED(status) {
+            libc::_exit(libc::WEXITSTATUS(status));
+        }
+        libc::_exit(127)
+    }
+}
+
+/// Waits for `child`, reaping any other child met on the way (the
+/// namespace's init adopts orphans); its wait status.
+///
+/// # Safety
+/// Only async-signal-safe system calls.
+unsafe fn wait_for(child: libc::pid_t) -> libc::c_int {
+    // SAFETY: `waitpid` on a local status.
+    unsafe {
+        let mut status: libc::c_int = 0;
+        loop {
+            let got = libc::waitpid(-1, &mut status, 0);
+            if got == child {
+                return status;
+            }
+            if got == -1 && *libc::__errno_location() != libc::EINTR {
+                libc::_exit(127);
+            }
+        }
+    }
+}
+
+/// Ends this process by `signal`, as the bot ended.
+///
+/// # Safety
+/// Only async-signal-safe system calls.
+unsafe fn die_by(signal: libc::c_int) -> ! {
+    // SAFETY: plain system calls on integers and a local signal set.
+    unsafe {
+        libc::signal(signal, libc::SIG_DFL);
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, signal);
+        libc::sigprocmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+        libc::kill(libc::getpid(), signal);
+        libc::_exit(128 + signal)
+    }
+}
+
+/// Builds the bot's root folder and enters it (run inside the new PID
 /// namespace, so that `/proc` shows that namespace).
 ///
 /// # Safety
@@ -372,15 +437,32 @@ pub fn apply(command: &mut Command, setup: &ChildSetup) {
                 write_file(c"/proc/self/uid_map", uid_map.as_bytes())?;
                 write_file(c"/proc/self/gid_map", gid_map.as_bytes())?;
             }
-            // The bot becomes PID 1 of the new PID namespace.
+            // How the bot ended, when by a signal, from the namespace's init
+            // (which, as PID 1, cannot end by that signal itself) to the
+            // tiny init outside, which then can.
+            let mut ended = [0 as libc::c_int; 2];
+            check(libc::pipe2(ended.as_mut_ptr(), libc::O_CLOEXEC))?;
+            // The next child is PID 1 of the new PID namespace: an init that
+            // only waits. The bot is its child, PID 2, so that it keeps
+            // ordinary signals (a PID 1 ignores its own `abort`).
+            let init = libc::fork();
+            if init == -1 {
+                return Err(io::Error::last_os_error());
+            }
+            if init > 0 {
+                libc::close(ended[1]);
+                wait_and_mirror(init, ended[0]);
+            }
+            check(libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0))?;
             let bot = libc::fork();
             if bot == -1 {
                 return Err(io::Error::last_os_error());
             }
             if bot > 0 {
-                wait_and_mirror(bot);
+                init_inside(bot, ended[1]);
             }
-            check(libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0))?;
+            libc::close(ended[0]);
+            libc::close(ended[1]);
             enter_root(&fs)?;
             if let Ids::Switch { uid, gid } = ids {
                 check(libc::setgroups(0, std::ptr::null()))?;
