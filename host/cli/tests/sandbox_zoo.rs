@@ -162,7 +162,7 @@ fn note(behaviour: &str, runtime: Runtime) -> Option<&'static str> {
         ("fill-disk", Native | Jsonl) => "its /tmp is a 64 MiB tmpfs",
         ("network", Native | Jsonl) => "an empty network namespace, and Landlock",
         ("kill-parent" | "read-host-proc", Native | Jsonl) => {
-            "PID 1 of its own PID namespace: its parent is not in it"
+            "its own PID namespace, whose init it cannot see (`hidepid`): its parent is not in it"
         }
         ("kill-scan" | "kill-any", Native | Jsonl) => {
             "its own PID namespace and /proc: no other process"

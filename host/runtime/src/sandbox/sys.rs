@@ -337,12 +337,16 @@ unsafe fn enter_root(plan: &FsPlan) -> io::Result<()> {
                     ))?;
                 }
                 Step::Proc(dst) => {
+                    // `hidepid=2`: processes of other users are not even
+                    // listed. The namespace's init is a copy of the host
+                    // (its command line, `--db` URL and all): the bot, under
+                    // its own uid, does not see it.
                     check(libc::mount(
                         c"proc".as_ptr(),
                         dst.as_ptr(),
                         c"proc".as_ptr(),
                         libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
-                        std::ptr::null(),
+                        c"hidepid=2".as_ptr().cast(),
                     ))?;
                 }
             }
