@@ -37,6 +37,23 @@ impl BotProcess {
     /// Starts `argv` contained by `limits`.
     pub fn spawn(argv: &[String], limits: &ProcessLimits) -> Result<BotProcess, SpawnError> {
         let command_line = argv.join(" ");
+        if argv.is_empty() {
+            return Err(SpawnError::Empty);
+        }
+        let sandbox = crate::sandbox::prepare(
+            argv,
+            limits.dir.as_deref(),
+            &limits.sandbox,
+            limits.processes,
+        )?;
+        // A sandboxed bot starts in its scratch folder, not where the host
+        // runs: a path of its command line written relative to the host's
+        // folder (`python3 plugins/x/bot.py`) is given to it whole, so that
+        // it names the same file (bound read-only there).
+        let argv: Vec<String> = match (&sandbox, &limits.dir) {
+            (Some(_), None) => argv.iter().map(|word| anchored(word)).collect(),
+            _ => argv.to_vec(),
+        };
         let (program, args) = argv.split_first().ok_or(SpawnError::Empty)?;
         let mut command = Command::new(program);
         command
@@ -53,12 +70,6 @@ impl BotProcess {
         for (name, value) in &limits.env {
             command.env(name, value);
         }
-        let sandbox = crate::sandbox::prepare(
-            argv,
-            limits.dir.as_deref(),
-            &limits.sandbox,
-            limits.processes,
-        )?;
         if let Some(sandbox) = &sandbox {
             // Paths inside the bot's own root; the working directory is
             // entered there too (a declared `dir` is bound at its own path).
@@ -374,5 +385,35 @@ pub fn clip(text: &str) -> String {
     match text.char_indices().nth(200) {
         Some((i, _)) => format!("{}...", &text[..i]),
         None => text.to_string(),
+    }
+}
+
+/// `word` made absolute when it is a relative path (it has a `/`) to
+/// something that exists from the host's folder; otherwise `word` itself.
+fn anchored(word: &str) -> String {
+    let path = std::path::Path::new(word);
+    if path.is_relative()
+        && word.contains('/')
+        && path.exists()
+        && let Ok(whole) = std::path::absolute(path)
+    {
+        return whole.to_string_lossy().into_owned();
+    }
+    word.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::anchored;
+
+    #[test]
+    fn relative_paths_of_a_command_line_are_given_whole() {
+        // Unit tests run in the crate's folder.
+        let whole = std::path::absolute("src/lib.rs").unwrap();
+        assert_eq!(anchored("src/lib.rs"), whole.to_string_lossy());
+        assert_eq!(anchored("python3"), "python3");
+        assert_eq!(anchored("--fast"), "--fast");
+        assert_eq!(anchored("no/such/file.py"), "no/such/file.py");
+        assert_eq!(anchored("/usr/bin/env"), "/usr/bin/env");
     }
 }
