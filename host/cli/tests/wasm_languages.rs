@@ -14,8 +14,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
+use clue_arena::store::Store;
 use clue_engine::{GameConfig, GameRecord, Outcome, SeatController, play};
-use clue_plugin_api::Variant;
+use clue_plugin_api::{Event, Variant};
 use clue_runtime::bots::builtin;
 use clue_runtime::wasm::{WasmBot, WasmError, WasmLimits, prepare};
 
@@ -299,5 +300,29 @@ fn the_languages_tournament_seats_rust_python_and_javascript_components_with_a_p
         "python-process",
     ] {
         assert!(stdout.contains(name), "{name} in the standings:\n{stdout}");
+    }
+    // Every seating of the four (4! games), each played to its end, and no
+    // seat disqualified: the interpreters fit the limits the file gives them.
+    let store = Store::open(&db).expect("the store opens");
+    let games = store.games().expect("the games are stored");
+    assert_eq!(games.len(), 24, "every seating of four bots:\n{stdout}");
+    for game in &games {
+        assert_eq!(game.seats.len(), 4, "game {}", game.index);
+        for seat in &game.seats {
+            assert_ne!(
+                seat.outcome, "disqualified",
+                "game {}: {seat:?}",
+                game.index
+            );
+        }
+        let log = store.log(game.index).expect("the game's log is stored");
+        assert!(
+            matches!(
+                log.entries.last().map(|e| &e.event),
+                Some(Event::GameOver { .. })
+            ),
+            "game {} did not reach its end",
+            game.index
+        );
     }
 }

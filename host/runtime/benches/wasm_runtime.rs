@@ -223,9 +223,7 @@ fn main() {
         "load from the disk cache    {from_disk:>12.2?}  ({} bytes)",
         serialized.len()
     );
-    println!(
-        "begin-game, wasm            {wasm_begin:>12.2?}  (instantiate + setup JSON + begin-game)"
-    );
+    println!("begin-game, wasm            {wasm_begin:>12.2?}  (instantiate + begin-game)");
     println!("begin-game, built-in        {builtin_begin:>12.2?}");
     println!(
         "instantiation per game      {:>12.2?}",
