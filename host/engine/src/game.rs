@@ -68,6 +68,10 @@ pub(crate) struct Game<'a, 'b> {
     pub guesses: u32,
     /// `uniclue`: position in the room sequence.
     pub room_cursor: usize,
+    /// While the seats are being begun: the disqualifications so far, shown
+    /// to everyone once every seat has had its `begin-game` (a seat must
+    /// not be shown an event before its game has begun).
+    pub held: Option<Vec<(Seat, DqReason)>>,
 }
 
 /// Checks `config` as [`play`] does before the first deal: its options, and
@@ -188,6 +192,7 @@ pub fn play_observed(
         ending: None,
         guesses: 0,
         room_cursor: 0,
+        held: None,
     };
     game.begin(seed);
     game.run();
@@ -233,6 +238,7 @@ impl Game<'_, '_> {
         let hand_sizes: Vec<u8> = self.seats.iter().map(|s| s.hand.len() as u8).collect();
         let starts: Vec<Position> = self.seats.iter().filter_map(|s| s.position).collect();
         let board = self.topology.view();
+        self.held = Some(Vec::new());
         for s in 0..self.players() {
             let bot_seed = bot_seeds.next_u64();
             if self.seats[s].controller.is_none() {
@@ -256,6 +262,14 @@ impl Game<'_, '_> {
             if let Some(reply) = self.call(Seat(s as u8), &request) {
                 self.expect_ok(Seat(s as u8), &request, reply);
             }
+        }
+        let everyone = self.all_seats();
+        for (seat, reason) in self.held.take().unwrap_or_default() {
+            self.emit(
+                Event::Disqualified { seat, reason },
+                everyone.clone(),
+                Vec::new(),
+            );
         }
     }
 
@@ -302,6 +316,10 @@ impl Game<'_, '_> {
         }
         state.status = Status::Disqualified(reason);
         state.detail = Some(detail);
+        if let Some(held) = &mut self.held {
+            held.push((seat, reason));
+            return;
+        }
         let everyone = self.all_seats();
         self.emit(Event::Disqualified { seat, reason }, everyone, Vec::new());
     }

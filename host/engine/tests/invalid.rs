@@ -316,3 +316,69 @@ fn a_disqualified_seat_still_shows_its_cards() {
         "the engine answers for a disqualified seat"
     );
 }
+
+/// Records the kind of every request, to check their order.
+struct Order {
+    honest: clue_engine::InProcess<notebook::Notebook>,
+    kinds: std::rc::Rc<std::cell::RefCell<Vec<&'static str>>>,
+}
+
+impl SeatController for Order {
+    fn call(&mut self, request: &Request) -> Result<Reply, Fault> {
+        self.kinds.borrow_mut().push(request.kind());
+        self.honest.call(request)
+    }
+}
+
+#[test]
+fn a_seat_that_fails_to_begin_is_announced_only_after_every_seat_has_begun() {
+    // Seat 0 fails its `begin-game`; the later seats must get their own
+    // `begin-game` before any event (a wasm bot refuses a `watch` first).
+    for variant in [Variant::Speedclue, Variant::Uniclue, Variant::Classic] {
+        let config = GameConfig::new(variant, 4);
+        let seats = clue_engine::acting_seats(&config);
+        let kinds: Vec<_> = (1..seats).map(|_| Default::default()).collect();
+        let mut bots: Vec<Box<dyn SeatController>> =
+            vec![Box::new(Scripted::new(|_, r: &Request| {
+                matches!(r, Request::BeginGame { .. })
+                    .then(|| Err(Fault::new(DqReason::Crash, "died at start-up")))
+            }))];
+        for k in &kinds {
+            bots.push(Box::new(Order {
+                honest: clue_engine::InProcess(notebook::Notebook::default()),
+                kinds: std::rc::Rc::clone(k),
+            }));
+        }
+        let record = play(&config, 3, &mut bots).expect("valid config");
+        assert_eq!(
+            record.seats[0].outcome,
+            Outcome::Disqualified(DqReason::Crash),
+            "{variant}"
+        );
+        for (i, k) in kinds.iter().enumerate() {
+            let k = k.borrow();
+            assert_eq!(
+                k.first(),
+                Some(&"begin-game"),
+                "{variant}, seat {}: {k:?}",
+                i + 1
+            );
+            assert!(
+                !matches!(record.seats[i + 1].outcome, Outcome::Disqualified(_)),
+                "{variant}, seat {}: {:?}",
+                i + 1,
+                record.seats[i + 1].detail
+            );
+        }
+        // The announcement is the game's first event, and every seat saw it.
+        let first = &record.log[0];
+        assert!(
+            matches!(first.event, Event::Disqualified { seat: Seat(0), .. }),
+            "{variant}: {:?}",
+            first.event
+        );
+        for k in &kinds {
+            assert_eq!(k.borrow().get(1), Some(&"watch"), "{variant}");
+        }
+    }
+}
