@@ -4,7 +4,8 @@
 //! three kinds of bot:
 //!
 //! - C programs: `sh -c 'echo ready; exec cat'` (dash, then coreutils' `cat`);
-//! - a Python bot: `python3 -u -c ...` printing `ready`, then echoing lines;
+//! - a Python bot: `/usr/bin/python3 -u -c ...` printing `ready`, then
+//!   echoing lines;
 //! - an isolated native worker: `clue worker native libnotebook.so`, to the
 //!   reply to its hello (start only: its calls are lines on the same pipes as
 //!   the others').
@@ -19,7 +20,7 @@
 //! and fails saying what to build when the release `clue` or
 //! `libnotebook.so` is missing).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use clue_plugin_api::wire::Hello;
@@ -62,9 +63,16 @@ fn c_bot() -> Bot {
 
 fn python_bot() -> Bot {
     let script = "import sys\nprint('ready')\nfor line in sys.stdin: print(line, end='')";
+    // The system's interpreter where there is one: a version manager's shim
+    // (this machine's pyenv `python3`) is a shell script whose own start-up,
+    // 0.3 to 0.7 s here, would drown what the sandbox adds.
+    let python = ["/usr/bin/python3", "python3"]
+        .into_iter()
+        .find(|p| Path::new(p).is_file())
+        .unwrap_or("python3");
     Bot {
         name: "Python 3 (jsonl-style echo)",
-        argv: ["python3", "-u", "-c", script].map(String::from).to_vec(),
+        argv: [python, "-u", "-c", script].map(String::from).to_vec(),
         first: None,
         starts: 100,
         calls: true,
