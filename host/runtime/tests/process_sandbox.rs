@@ -449,3 +449,33 @@ fn the_namespaces_init_wipes_its_copy_of_the_hosts_command_line() {
         );
     }
 }
+
+/// A bot's cgroup left by a host that is gone (killed, or exited with bots
+/// seated) is removed by the next host; a live host's stays.
+#[test]
+fn cgroups_left_by_a_host_that_is_gone_are_swept() {
+    use sandbox::cgroup::{V1_ROOT, sweep_stale};
+    let dir = std::path::Path::new(V1_ROOT).join("pids/clue-arena");
+    assert!(
+        dir.is_dir(),
+        "{} is missing: this test needs the v1 pids controller writable (root)",
+        dir.display()
+    );
+    // No process has a pid over the kernel's maximum (at most 2^22).
+    let gone = dir.join("bot-999999999-0");
+    let live = dir.join(format!("bot-{}-999999", std::process::id()));
+    let other = dir.join("not-a-bot");
+    for d in [&gone, &live, &other] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    sweep_stale(&dir);
+    let (gone_left, live_left, other_left) = (gone.exists(), live.exists(), other.exists());
+    for d in [&live, &other] {
+        let _ = std::fs::remove_dir(d);
+    }
+    assert_eq!(
+        (gone_left, live_left, other_left),
+        (false, true, true),
+        "only the dead host's cgroup is removed"
+    );
+}

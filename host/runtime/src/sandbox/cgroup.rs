@@ -96,10 +96,19 @@ pub fn hierarchy() -> &'static Hierarchy {
             .filter(|c| writable(&Path::new(V1_ROOT).join(c).join("clue-arena")))
             .collect();
         if !v1.is_empty() {
+            for controller in &v1 {
+                sweep_stale(&Path::new(V1_ROOT).join(controller).join("clue-arena"));
+            }
             return Hierarchy::V1 { controllers: v1 };
         }
         match own_v2_cgroup() {
-            Some(own) => v2_delegated(&own),
+            Some(own) => {
+                let hierarchy = v2_delegated(&own);
+                if let Hierarchy::V2 { base, .. } = &hierarchy {
+                    sweep_stale(base);
+                }
+                hierarchy
+            }
             None => Hierarchy::None {
                 why: format!(
                     "no writable v1 controller under {V1_ROOT} and no cgroup2 mount for this process"
@@ -181,6 +190,31 @@ pub fn v2_delegated(own: &Path) -> Hierarchy {
     Hierarchy::V2 {
         controllers: enabled.split_whitespace().map(String::from).collect(),
         base,
+    }
+}
+
+/// Removes the bots' cgroups in `dir` left by hosts that are no longer
+/// running (`bot-<host pid>-<n>`: a host killed, or one that exited with
+/// bots still seated, never dropped them). Only empty cgroups can be
+/// removed, so one still holding a process stays; a host whose pid was
+/// reused keeps its folders until that process ends too.
+pub fn sweep_stale(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("bot-"))
+            .and_then(|n| n.split_once('-'))
+            .and_then(|(pid, _)| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if !Path::new("/proc").join(pid.to_string()).exists() {
+            let _ = std::fs::remove_dir(entry.path());
+        }
     }
 }
 
