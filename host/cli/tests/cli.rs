@@ -216,9 +216,9 @@ fn doctor_prints_every_sandbox_layer_and_all_are_available_here() {
         "Landlock",
         "seccomp filter",
         "namespaces (PID, mount, network",
-        "cgroup v1 pids",
-        "cgroup v1 memory",
-        "cgroup v1 cpuacct",
+        "cgroup process cap",
+        "cgroup memory cap",
+        "cgroup CPU time",
     ] {
         let line = stdout
             .lines()
@@ -226,6 +226,12 @@ fn doctor_prints_every_sandbox_layer_and_all_are_available_here() {
             .unwrap_or_else(|| panic!("no `{layer}` line:\n{stdout}"));
         assert!(line.trim_start().starts_with("available"), "{line}");
     }
+    // Which cgroup hierarchy is used is said (v1 here: its memory and pids
+    // controllers are writable as root; v2 only where v1 is not).
+    assert!(
+        stdout.contains("cgroup v1, controllers pids, memory, cpuacct"),
+        "{stdout}"
+    );
     assert!(stdout.contains("sandboxed bots can start here"), "{stdout}");
     assert!(out.status.success(), "{stdout}{stderr}");
 }

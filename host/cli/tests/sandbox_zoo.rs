@@ -160,9 +160,14 @@ fn note(behaviour: &str, runtime: Runtime) -> Option<&'static str> {
         ("read-file", Native | Jsonl) => "its own root folder: the checkout is not there",
         ("write-outside", Native | Jsonl) => "read-only binds; only its /tmp is writable",
         ("fill-disk", Native | Jsonl) => "its /tmp is a 64 MiB tmpfs",
-        ("network", Native | Jsonl) => "an empty network namespace, and Landlock",
-        ("kill-parent" | "read-host-proc", Native | Jsonl) => {
+        ("network", Native | Jsonl) => {
+            "seccomp refuses every socket but a Unix one (and an empty network namespace, and Landlock)"
+        }
+        ("kill-parent", Native | Jsonl) => {
             "its own PID namespace, whose init it cannot see (`hidepid`): its parent is not in it"
+        }
+        ("read-host-proc", Native | Jsonl) => {
+            "its own PID namespace, whose init it cannot see (`hidepid`) and which wiped its copy of the host's command line and environment"
         }
         ("kill-scan" | "kill-any", Native | Jsonl) => {
             "its own PID namespace and /proc: no other process"

@@ -225,3 +225,257 @@ fn a_setsid_double_fork_does_not_outlive_the_game() {
         .collect();
     assert!(survivors.is_empty(), "left running: {survivors:?}");
 }
+
+/// Runs `python3 -c program` sandboxed under `policy` and returns its first
+/// line.
+fn python_line(program: &str, policy: sandbox::SandboxPolicy) -> String {
+    let limits = ProcessLimits {
+        sandbox: policy,
+        ..ProcessLimits::default()
+    };
+    let argv = ["python3", "-c", program].map(String::from);
+    let mut bot = BotProcess::spawn(&argv, &limits)
+        .unwrap_or_else(|e| panic!("cannot start a sandboxed bot: {e}"));
+    bot.recv(Duration::from_secs(20), "its verdict")
+        .unwrap_or_else(|f| panic!("no verdict: {f:?}; stderr {}", bot.stderr().text()))
+}
+
+/// Tries each socket of `kinds` (Python expressions of a family and a
+/// type) and prints `ok` or the errno of each.
+fn socket_probe(kinds: &[&str]) -> String {
+    let tries: Vec<String> = kinds.iter().map(|k| format!("try_({k})")).collect();
+    format!(
+        "import socket\n\
+         out = []\n\
+         def try_(family, kind):\n \
+          try:\n  socket.socket(family, kind).close(); out.append('ok')\n \
+          except OSError as e: out.append(str(e.errno))\n\
+         {}\n\
+         print(' '.join(out))",
+        tries.join("\n")
+    )
+}
+
+#[test]
+fn only_unix_sockets_can_be_made_by_a_bot_with_no_network() {
+    let probe = socket_probe(&[
+        "socket.AF_UNIX, socket.SOCK_STREAM",
+        "socket.AF_UNIX, socket.SOCK_DGRAM",
+        "socket.AF_INET, socket.SOCK_DGRAM",
+        "socket.AF_INET, socket.SOCK_STREAM",
+        "socket.AF_INET6, socket.SOCK_DGRAM",
+        "socket.AF_NETLINK, socket.SOCK_RAW",
+        "socket.AF_PACKET, socket.SOCK_RAW",
+    ]);
+    let afnosupport = libc_errno("EAFNOSUPPORT");
+    assert_eq!(
+        python_line(&probe, sandbox::SandboxPolicy::on()),
+        format!("ok ok {0} {0} {0} {0} {0}", afnosupport)
+    );
+}
+
+#[test]
+fn a_speed_clue_bot_makes_tcp_sockets_only() {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let probe = socket_probe(&[
+        "socket.AF_UNIX, socket.SOCK_STREAM",
+        "socket.AF_INET, socket.SOCK_STREAM",
+        "socket.AF_INET6, socket.SOCK_STREAM",
+        "socket.AF_INET, socket.SOCK_STREAM | socket.SOCK_NONBLOCK | socket.SOCK_CLOEXEC",
+        "socket.AF_INET, socket.SOCK_DGRAM",
+        "socket.AF_INET6, socket.SOCK_DGRAM",
+        "socket.AF_INET, socket.SOCK_RAW",
+        "socket.AF_NETLINK, socket.SOCK_RAW",
+    ]);
+    // SCTP over IPv4 (a stream socket Landlock's TCP rules would not see),
+    // and the one port, reached.
+    let program = format!(
+        "{probe}\n\
+         try:\n socket.socket(socket.AF_INET, socket.SOCK_STREAM, 132); print('sctp ok')\n\
+         except OSError as e: print('sctp', e.errno)\n\
+         socket.create_connection(('127.0.0.1', {port}), 5); print('connected')"
+    );
+    let policy = sandbox::SandboxPolicy {
+        tcp_port: Some(port),
+        ..sandbox::SandboxPolicy::on()
+    };
+    let limits = ProcessLimits {
+        sandbox: policy,
+        ..ProcessLimits::default()
+    };
+    let argv = ["python3".to_string(), "-c".to_string(), program];
+    let mut bot = BotProcess::spawn(&argv, &limits).expect("the bot starts");
+    let mut line = || {
+        bot.recv(Duration::from_secs(20), "a line")
+            .unwrap_or_else(|f| panic!("{f:?}"))
+    };
+    let (afnosupport, protonosupport) = (libc_errno("EAFNOSUPPORT"), libc_errno("EPROTONOSUPPORT"));
+    assert_eq!(
+        line(),
+        format!("ok ok ok ok {0} {0} {0} {afnosupport}", protonosupport)
+    );
+    assert_eq!(line(), format!("sctp {protonosupport}"));
+    assert_eq!(line(), "connected");
+}
+
+/// An errno's number, by name (Linux, every architecture the host runs on).
+fn libc_errno(name: &str) -> i32 {
+    match name {
+        "EAFNOSUPPORT" => 97,
+        "EPROTONOSUPPORT" => 93,
+        _ => panic!("unknown errno {name}"),
+    }
+}
+
+/// The cgroup v2 code, run for real on this machine's v2 hierarchy: here it
+/// has no `memory` or `pids` controller (both are v1's: a controller is in
+/// one hierarchy only), so what this shows is the v2 cgroup made and joined,
+/// `cpu.stat` counting background children, and the end killing them all;
+/// `memory.max` and `pids.max` are not exercised here (docs/process-sandbox.md).
+#[test]
+fn a_cgroup_v2_folder_counts_the_cpu_of_every_process_and_ends_them_all() {
+    use sandbox::cgroup::{self, Hierarchy};
+    let mountinfo = std::fs::read_to_string("/proc/self/mountinfo").unwrap();
+    let (mount, _) = cgroup::parse_v2_location(&mountinfo, "0::/\n").unwrap_or_else(|| {
+        panic!("no cgroup2 file system mounted: this test needs one (systemd mounts it)")
+    });
+    let Hierarchy::V2 { base, .. } = cgroup::v2_delegated(&mount) else {
+        panic!("cannot make cgroups in {}: run as root", mount.display())
+    };
+    let marker = format!("CLUE_SANDBOX_V2={}", std::process::id());
+    let (name, value) = marker.split_once('=').unwrap();
+    let limits = ProcessLimits {
+        cpu_seconds: Some(1),
+        env: vec![(name.to_string(), value.to_string())],
+        sandbox: sandbox::SandboxPolicy {
+            cgroup_v2: Some(base.clone()),
+            ..sandbox::SandboxPolicy::on()
+        },
+        ..ProcessLimits::default()
+    };
+    let argv = [
+        "sh".to_string(),
+        "-c".to_string(),
+        "(while :; do :; done) & (while :; do :; done) & echo started; exec sleep 60".to_string(),
+    ];
+    let mut bot = BotProcess::spawn(&argv, &limits).expect("the bot starts");
+    assert_eq!(
+        bot.recv(Duration::from_secs(20), "started").unwrap(),
+        "started"
+    );
+    let ours = format!("bot-{}-", std::process::id());
+    let folders = || -> Vec<PathBuf> {
+        std::fs::read_dir(&base)
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with(&ours))
+            .map(|e| e.path())
+            .collect()
+    };
+    let joined: Vec<String> = folders()
+        .iter()
+        .map(|f| std::fs::read_to_string(f.join("cgroup.procs")).unwrap())
+        .collect();
+    assert!(
+        joined.iter().any(|procs| procs.lines().count() >= 4),
+        "the bot, its init and its two children are in its v2 cgroup: {joined:?}"
+    );
+    // The two spinning children are not the process the host waits on:
+    // only the cgroup's count sees their time.
+    let fault = bot
+        .recv(Duration::from_secs(30), "nothing")
+        .expect_err("the bot never answers");
+    assert!(
+        fault
+            .detail
+            .contains("of CPU time with its child processes"),
+        "{fault:?}"
+    );
+    drop(bot);
+    assert!(folders().is_empty(), "the bot's v2 cgroup is removed");
+    let survivors: Vec<String> = std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter(|e| {
+            std::fs::read(e.path().join("environ"))
+                .unwrap_or_default()
+                .split(|&b| b == 0)
+                .any(|v| v == marker.as_bytes())
+        })
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(survivors.is_empty(), "left running: {survivors:?}");
+}
+
+/// The namespace's init is a fork of the host: it zeroes its copy of the
+/// host's command line and environment before the bot starts, so that
+/// nothing of them is in `/proc/<init>/cmdline` or `environ`. Read here
+/// from the host, which may read any process's (the bot itself does not
+/// even see the init: `hidepid=2`, Landlock and the init's capabilities).
+#[test]
+fn the_namespaces_init_wipes_its_copy_of_the_hosts_command_line() {
+    let ours = std::fs::read("/proc/self/cmdline").unwrap();
+    assert!(ours.iter().any(|&b| b != 0), "the host has a command line");
+    let limits = ProcessLimits {
+        sandbox: sandbox::SandboxPolicy::on(),
+        ..ProcessLimits::default()
+    };
+    let argv = ["sh", "-c", "echo started; exec sleep 60"].map(String::from);
+    let mut bot = BotProcess::spawn(&argv, &limits).expect("the bot starts");
+    assert_eq!(
+        bot.recv(Duration::from_secs(20), "started").unwrap(),
+        "started"
+    );
+    // The process the host started is the tiny init outside; its one child
+    // is the namespace's init.
+    let outer = bot.id().to_string();
+    let init = std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .find(|e| {
+            std::fs::read_to_string(e.path().join("status"))
+                .is_ok_and(|s| s.lines().any(|l| l == format!("PPid:\t{outer}")))
+        })
+        .expect("the namespace's init is the child of the process the host started")
+        .path();
+    for file in ["cmdline", "environ"] {
+        let bytes = std::fs::read(init.join(file)).unwrap();
+        assert!(
+            bytes.iter().all(|&b| b == 0),
+            "{}/{file} still holds {:?}",
+            init.display(),
+            String::from_utf8_lossy(&bytes)
+        );
+    }
+}
+
+/// A bot's cgroup left by a host that is gone (killed, or exited with bots
+/// seated) is removed by the next host; a live host's stays.
+#[test]
+fn cgroups_left_by_a_host_that_is_gone_are_swept() {
+    use sandbox::cgroup::{V1_ROOT, sweep_stale};
+    let dir = std::path::Path::new(V1_ROOT).join("pids/clue-arena");
+    assert!(
+        dir.is_dir(),
+        "{} is missing: this test needs the v1 pids controller writable (root)",
+        dir.display()
+    );
+    // No process has a pid over the kernel's maximum (at most 2^22).
+    let gone = dir.join("bot-999999999-0");
+    let live = dir.join(format!("bot-{}-999999", std::process::id()));
+    let other = dir.join("not-a-bot");
+    for d in [&gone, &live, &other] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    sweep_stale(&dir);
+    let (gone_left, live_left, other_left) = (gone.exists(), live.exists(), other.exists());
+    for d in [&live, &other] {
+        let _ = std::fs::remove_dir(d);
+    }
+    assert_eq!(
+        (gone_left, live_left, other_left),
+        (false, true, true),
+        "only the dead host's cgroup is removed"
+    );
+}

@@ -352,7 +352,8 @@ mod hostile {
             }
             for what in ["environ", "cmdline"] {
                 let path = format!("/proc/{pid}/{what}");
-                if std::fs::read(&path).is_ok_and(|b| !b.is_empty()) {
+                // Zeroes only (a wiped command line) tell nothing.
+                if std::fs::read(&path).is_ok_and(|b| b.iter().any(|&c| c != 0)) {
                     escaped(&format!("read {path}"));
                 }
             }

@@ -70,3 +70,13 @@ pub fn kill_group(pgid: u32) {
         libc::kill(-pgid, libc::SIGKILL);
     }
 }
+
+/// How many CPUs the machine has (configured, not only online or allowed to
+/// this process: a bot's processes may use at most that many seconds of
+/// CPU time per second).
+pub fn cpu_count() -> f64 {
+    // SAFETY: `sysconf` reads a system value and has no memory-safety
+    // preconditions.
+    let n = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_CONF) };
+    n.max(1) as f64
+}

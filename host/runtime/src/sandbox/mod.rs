@@ -2,10 +2,11 @@
 //! (`docs/process-sandbox.md`, `docs/SANDBOX.md`): one layer applied where
 //! [`crate::process::BotProcess`] starts a bot, on Linux:
 //!
-//! - **Namespaces**: the bot is PID 1 of a PID namespace of its own (its
-//!   parent, the process the host started, is a tiny init outside it that
-//!   only waits and mirrors the bot's exit), so it sees and signals no other
-//!   process, and every descendant dies with it (no `setsid` escape); a mount
+//! - **Namespaces**: the bot is PID 2 of a PID namespace of its own, under
+//!   an init that only waits (a fork of the host that first wipes its copy
+//!   of the host's command line and environment), itself the child of a
+//!   tiny init outside that mirrors the bot's exit; so it sees and signals
+//!   no other process, and every descendant dies with it (no `setsid` escape); a mount
 //!   namespace with a root folder of its own (below); IPC and UTS namespaces;
 //!   a fresh network namespace (no interface but a down loopback) for every
 //!   bot but Speed Clue's, which stays in the host's and reaches only its one
@@ -29,12 +30,14 @@
 //!   `setns`, `clone` with a namespace flag; `clone3`, whose flags a filter
 //!   cannot read, answers `ENOSYS` so that libc falls back to `clone`), bpf,
 //!   keyrings, perf, kexec, modules, `process_vm_*`, reboot, swap,
-//!   `userfaultfd`.
-//! - **cgroups** (v1 `pids`, `memory` and `cpuacct` where writable, as root
-//!   here): a cap on processes and on memory (so a JVM needs no `-Xmx`, and
-//!   `RLIMIT_AS` is only the fallback), the CPU time of the bot and all its
-//!   children counted (see [`Prepared::cpu_seconds`]), and at the end every
-//!   process of the bot's cgroup killed.
+//!   `userfaultfd`, `io_uring`; sockets of any family but Unix
+//!   (`EAFNOSUPPORT`), and for a Speed Clue bot any but Unix and TCP.
+//! - **cgroups** ([`cgroup`]: v1 `pids`, `memory` and `cpuacct` where
+//!   writable, as root here, else a delegated v2 subtree): a cap on
+//!   processes and on memory (so a JVM needs no `-Xmx`, and `RLIMIT_AS` is
+//!   only the fallback), the CPU time of the bot and all its children
+//!   counted (see [`Prepared::cpu_seconds`]), and at the end every process
+//!   of the bot's cgroup killed.
 //!
 //! Why crates and system calls rather than `bubblewrap` or `nsjail`: nothing
 //! to install, and no extra program per bot: the set-up is a few dozen
@@ -43,6 +46,7 @@
 //! --ro-bind ... --proc /proc --tmpfs /tmp --die-with-parent`, and the
 //! unprivileged id that of IOI's `isolate`.
 
+pub mod cgroup;
 mod sys;
 
 use std::ffi::{CString, OsStr};
@@ -110,6 +114,10 @@ pub struct SandboxPolicy {
     pub memory: Option<u64>,
     /// Size of the scratch folder (`/tmp`, a `tmpfs`). Default 64 MiB.
     pub scratch_bytes: u64,
+    /// A cgroup v2 folder to make the bot's cgroup in, instead of the
+    /// hierarchy probed at start ([`cgroup::hierarchy`]): the controllers
+    /// its `cgroup.subtree_control` enables apply.
+    pub cgroup_v2: Option<PathBuf>,
 }
 
 /// Whether [`SandboxPolicy::default`] is on: true unless the user opted out
@@ -130,6 +138,7 @@ impl Default for SandboxPolicy {
             tcp_port: None,
             memory: Some(2 << 30),
             scratch_bytes: 64 << 20,
+            cgroup_v2: None,
         }
     }
 }
@@ -181,10 +190,11 @@ pub enum SandboxError {
 /// applied in the child between `fork` and `exec`, torn down (every process
 /// in it killed, the mount point removed) when dropped.
 pub struct Prepared {
-    /// The mount point of the bot's root (an empty folder of the host's).
-    root: tempfile::TempDir,
+    /// The mount point of the bot's root (an empty folder of the host's,
+    /// shared by every bot: see [`mount_point`]).
+    root: PathBuf,
     pub(crate) child: sys::ChildSetup,
-    cgroups: Vec<PathBuf>,
+    cgroups: cgroup::BotCgroups,
     workdir: PathBuf,
 }
 
@@ -202,75 +212,62 @@ impl Prepared {
     /// The empty host folder the bot's root is mounted on (in the bot's
     /// mount namespace only: from the host it stays empty).
     pub fn mount_point(&self) -> &Path {
-        self.root.path()
+        &self.root
     }
 
     /// Whether the bot's memory is capped by a cgroup (then `RLIMIT_AS`,
     /// which a JVM's reservations trip over, is not needed).
     pub fn memory_capped(&self) -> bool {
-        self.cgroups
-            .iter()
-            .any(|c| c.starts_with(Path::new(CGROUP_V1).join("memory")))
+        self.cgroups.memory_capped()
     }
 
     /// CPU seconds used so far by the bot and every process it started,
-    /// background children included (`cpuacct.usage`); `None` without the
-    /// `cpuacct` cgroup.
+    /// background children included (v1 `cpuacct.usage`, v2 `cpu.stat`);
+    /// `None` without such a cgroup.
     pub fn cpu_seconds(&self) -> Option<f64> {
-        let cgroup = self
-            .cgroups
-            .iter()
-            .find(|c| c.starts_with(Path::new(CGROUP_V1).join("cpuacct")))?;
-        let text = std::fs::read_to_string(cgroup.join("cpuacct.usage")).ok()?;
-        let nanos: u64 = text.trim().parse().ok()?;
-        Some(nanos as f64 / 1e9)
+        self.cgroups.cpu_seconds()
     }
 
-    /// Whether the bot's memory cgroup reached its cap (`memory.failcnt`)
-    /// or the kernel's OOM killer struck in it.
+    /// Whether the bot's memory cgroup reached its cap or the kernel's OOM
+    /// killer struck in it.
     pub fn out_of_memory(&self) -> bool {
-        let count = |c: &Path, file: &str, key: Option<&str>| {
-            std::fs::read_to_string(c.join(file))
-                .ok()
-                .and_then(|t| match key {
-                    Some(key) => t
-                        .lines()
-                        .find_map(|l| l.strip_prefix(key))
-                        .and_then(|n| n.trim().parse::<u64>().ok()),
-                    None => t.trim().parse::<u64>().ok(),
-                })
-                .unwrap_or(0)
-        };
-        self.cgroups
-            .iter()
-            .filter(|c| c.starts_with(Path::new(CGROUP_V1).join("memory")))
-            .any(|c| {
-                count(c, "memory.failcnt", None) > 0
-                    || count(c, "memory.oom_control", Some("oom_kill ")) > 0
-            })
+        self.cgroups.out_of_memory()
+    }
+
+    /// The bot's cgroup folders (v1: one per controller; v2: one).
+    pub fn cgroups(&self) -> &[PathBuf] {
+        self.cgroups.dirs()
     }
 
     /// Kills every process left in the bot's cgroups.
     pub fn kill_all(&self) {
-        for cgroup in &self.cgroups {
-            sys::kill_cgroup(cgroup);
-        }
-    }
-}
-
-impl Drop for Prepared {
-    fn drop(&mut self) {
-        self.kill_all();
-        for cgroup in &self.cgroups {
-            // Empty now (or the removal fails and the empty cgroup stays).
-            let _ = std::fs::remove_dir(cgroup);
-        }
+        self.cgroups.kill_all();
     }
 }
 
 static NEXT: AtomicU64 = AtomicU64::new(0);
 
-const CGROUP_V1: &str = "/sys/fs/cgroup";
+/// The empty folder every bot's root is mounted on. The mount is made in the
+/// bot's own mount namespace, so the host never sees it and one folder
+/// serves every bot, concurrent ones included. Made once per host process
+/// and removed when it exits (`atexit`): a folder made and removed per bot
+/// cost 1 to 3 ms of every start on this machine's ext4 `/tmp`
+/// (docs/process-sandbox.md, "Cost").
+fn mount_point() -> Result<PathBuf, SandboxError> {
+    static POINT: std::sync::Mutex<Option<PathBuf>> = std::sync::Mutex::new(None);
+    let mut point = POINT.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(path) = point.as_ref() {
+        return Ok(path.clone());
+    }
+    let path = tempfile::Builder::new()
+        .prefix("clue-bots-")
+        .tempdir()
+        .map_err(SandboxError::Scratch)?
+        .keep();
+    sys::remove_at_exit(c_path(&path)?);
+    *point = Some(path.clone());
+    Ok(path)
+}
 
 /// Prepares the sandbox of a bot started as `argv` in `dir`, with the
 /// cgroup limits `processes` and `policy.memory`. `None` when the policy is
@@ -290,10 +287,7 @@ pub fn prepare(
             why: missing.detail,
         });
     }
-    let root = tempfile::Builder::new()
-        .prefix("clue-bot-")
-        .tempdir()
-        .map_err(SandboxError::Scratch)?;
+    let root = mount_point()?;
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
     let (host_uid, host_gid) = sys::host_ids();
     let ids = if host_uid == 0 {
@@ -341,14 +335,23 @@ pub fn prepare(
         "size={},nr_inodes=16384,mode=0700{owner}",
         policy.scratch_bytes.max(4096)
     );
-    let fs = fs_plan(root.path(), &read, &workdir, &scratch_options)?;
+    let fs = fs_plan(&root, &read, &workdir, &scratch_options)?;
     let ruleset = ruleset(policy.tcp_port)?;
-    let seccomp = seccomp_filters()?;
-    let cgroups = make_cgroups(n, policy.memory, processes);
-    let join: Vec<OwnedFd> = cgroups
-        .iter()
-        .filter_map(|c| sys::open_procs(c).ok())
-        .collect();
+    let seccomp = seccomp_filters(policy.tcp_port.is_some())?;
+    let hierarchy = match &policy.cgroup_v2 {
+        Some(base) => cgroup::Hierarchy::V2 {
+            controllers: std::fs::read_to_string(base.join("cgroup.subtree_control"))
+                .unwrap_or_default()
+                .split_whitespace()
+                .map(String::from)
+                .collect(),
+            base: base.clone(),
+        },
+        None => cgroup::hierarchy().clone(),
+    };
+    let name = format!("bot-{}-{n}", std::process::id());
+    let cgroups = cgroup::BotCgroups::make(&hierarchy, &name, policy.memory, processes);
+    let join: Vec<OwnedFd> = cgroups.join_files();
     let child = sys::ChildSetup {
         ruleset,
         read_access: AccessFs::from_read(ABI_NEEDED).bits(),
@@ -358,6 +361,7 @@ pub fn prepare(
         new_netns: policy.tcp_port.is_none(),
         ids,
         fs,
+        areas: sys::argument_areas(),
     };
     Ok(Some(Prepared {
         root,
@@ -675,18 +679,21 @@ const DENIED: &[&str] = &[
     "move_mount",
     "open_tree",
     "mount_setattr",
+    // Its operations (sockets among them) would pass the filters unseen.
+    "io_uring_setup",
+    "io_uring_enter",
+    "io_uring_register",
 ];
 
-/// Two filters: `EPERM` for [`DENIED`] and for `clone` with a namespace
-/// flag; `ENOSYS` for `clone3` (its flags are behind a pointer a filter
-/// cannot read; libc then falls back to `clone`, as under Docker's profile).
-fn seccomp_filters() -> Result<Vec<seccompiler::BpfProgram>, SandboxError> {
+/// The filters, installed in order: `EPERM` for [`DENIED`] and for `clone`
+/// with a namespace flag; `ENOSYS` for `clone3` (its flags are behind a
+/// pointer a filter cannot read; libc then falls back to `clone`, as under
+/// Docker's profile); and the sockets ([`socket_filters`]).
+fn seccomp_filters(tcp: bool) -> Result<Vec<seccompiler::BpfProgram>, SandboxError> {
     use seccompiler::{
-        SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
-        SeccompRule, TargetArch,
+        SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter, SeccompRule,
     };
-    let err = |e: &dyn std::fmt::Display| SandboxError::Seccomp(e.to_string());
-    let arch = TargetArch::try_from(std::env::consts::ARCH).map_err(|e| err(&e))?;
+    let arch = target_arch()?;
     let mut rules: std::collections::BTreeMap<i64, Vec<SeccompRule>> = DENIED
         .iter()
         .filter_map(|name| sys::syscall_number(name).map(|n| (n, Vec::new())))
@@ -699,8 +706,8 @@ fn seccomp_filters() -> Result<Vec<seccompiler::BpfProgram>, SandboxError> {
             SeccompCmpOp::MaskedEq(flag),
             flag,
         )
-        .map_err(|e| err(&e))?;
-        clone_rules.push(SeccompRule::new(vec![condition]).map_err(|e| err(&e))?);
+        .map_err(seccomp_error)?;
+        clone_rules.push(SeccompRule::new(vec![condition]).map_err(seccomp_error)?);
     }
     if let Some(clone) = sys::syscall_number("clone") {
         rules.insert(clone, clone_rules);
@@ -711,7 +718,7 @@ fn seccomp_filters() -> Result<Vec<seccompiler::BpfProgram>, SandboxError> {
         SeccompAction::Errno(sys::EPERM),
         arch,
     )
-    .map_err(|e| err(&e))?;
+    .map_err(seccomp_error)?;
     let mut clone3 = std::collections::BTreeMap::new();
     if let Some(n) = sys::syscall_number("clone3") {
         clone3.insert(n, Vec::new());
@@ -722,50 +729,100 @@ fn seccomp_filters() -> Result<Vec<seccompiler::BpfProgram>, SandboxError> {
         SeccompAction::Errno(sys::ENOSYS),
         arch,
     )
-    .map_err(|e| err(&e))?;
+    .map_err(seccomp_error)?;
+    let mut filters = vec![denied, clone3];
+    filters.extend(socket_filters(tcp)?);
     let mut out = Vec::new();
-    for filter in [denied, clone3] {
+    for filter in filters {
         out.push(
             filter
                 .try_into()
-                .map_err(|e: seccompiler::BackendError| err(&e))?,
+                .map_err(|e: seccompiler::BackendError| seccomp_error(e))?,
         );
     }
     Ok(out)
 }
 
-/// Creates the bot's cgroups where a v1 controller is writable: `pids`
-/// (`pids.max`), `memory` (`memory.limit_in_bytes`, swap included where
-/// accounted) and `cpuacct` (counting only). Missing or read-only
-/// controllers are skipped (see [`layers`]).
-fn make_cgroups(n: u64, memory: Option<u64>, processes: Option<u64>) -> Vec<PathBuf> {
-    let name = format!("clue-arena/bot-{}-{n}", std::process::id());
-    let mut out = Vec::new();
-    type Settings<'a> = [(&'a str, Vec<(&'a str, Option<u64>)>); 3];
-    let settings: Settings = [
-        ("pids", vec![("pids.max", processes)]),
-        (
-            "memory",
-            vec![
-                ("memory.limit_in_bytes", memory),
-                ("memory.memsw.limit_in_bytes", memory),
-            ],
-        ),
-        ("cpuacct", vec![]),
-    ];
-    for (controller, files) in settings {
-        let dir = Path::new(CGROUP_V1).join(controller).join(&name);
-        if std::fs::create_dir_all(&dir).is_err() {
-            continue;
-        }
-        for (file, value) in files {
-            if let Some(value) = value {
-                let _ = std::fs::write(dir.join(file), value.to_string());
-            }
-        }
-        out.push(dir);
+fn seccomp_error(e: impl std::fmt::Display) -> SandboxError {
+    SandboxError::Seccomp(e.to_string())
+}
+
+fn target_arch() -> Result<seccompiler::TargetArch, SandboxError> {
+    seccompiler::TargetArch::try_from(std::env::consts::ARCH).map_err(seccomp_error)
+}
+
+/// The sockets a bot may make: Unix sockets (which reach only its own
+/// root's, Landlock refusing abstract ones out of its domain) and, for a
+/// Speed Clue bot (`tcp`, in the host's network namespace), TCP over IPv4
+/// or IPv6, whose `connect` Landlock limits to its one port. Every other
+/// family answers `EAFNOSUPPORT`, as on a kernel without it, so that a
+/// program probing for IPv6 carries on without it; a Speed Clue bot's UDP,
+/// raw, SCTP or MPTCP socket, which Landlock's TCP rules would not see,
+/// answers `EPROTONOSUPPORT`. The empty network namespace of the other bots
+/// already reaches nothing; this also stops the UDP a Speed Clue bot could
+/// otherwise send from the host's.
+fn socket_filters(tcp: bool) -> Result<Vec<seccompiler::SeccompFilter>, SandboxError> {
+    use seccompiler::SeccompCmpOp::{Eq, MaskedEq, Ne};
+    use seccompiler::{
+        SeccompAction, SeccompCmpArgLen, SeccompCondition, SeccompFilter, SeccompRule,
+    };
+    let Some(socket) = sys::syscall_number("socket") else {
+        return Ok(Vec::new());
+    };
+    let arg = |index: u8, op: seccompiler::SeccompCmpOp, value: u64| {
+        SeccompCondition::new(index, SeccompCmpArgLen::Dword, op, value).map_err(seccomp_error)
+    };
+    let allowed: &[u64] = if tcp {
+        &[sys::AF_UNIX, sys::AF_INET, sys::AF_INET6]
+    } else {
+        &[sys::AF_UNIX]
+    };
+    let other_family = allowed
+        .iter()
+        .map(|&family| arg(0, Ne, family))
+        .collect::<Result<Vec<_>, _>>()?;
+    let family = SeccompFilter::new(
+        [(
+            socket,
+            vec![SeccompRule::new(other_family).map_err(seccomp_error)?],
+        )]
+        .into(),
+        SeccompAction::Allow,
+        SeccompAction::Errno(sys::EAFNOSUPPORT),
+        target_arch()?,
+    )
+    .map_err(seccomp_error)?;
+    if !tcp {
+        return Ok(vec![family]);
     }
-    out
+    // The socket type is the low 4 bits of the second argument (the rest
+    // are `SOCK_NONBLOCK` and `SOCK_CLOEXEC`); a filter compares for
+    // equality only, so each type but `SOCK_STREAM` is a rule.
+    let mut not_tcp = Vec::new();
+    for family in [sys::AF_INET, sys::AF_INET6] {
+        for kind in (0..16).filter(|&k| k != sys::SOCK_STREAM) {
+            not_tcp.push(
+                SeccompRule::new(vec![arg(0, Eq, family)?, arg(1, MaskedEq(0xf), kind)?])
+                    .map_err(seccomp_error)?,
+            );
+        }
+        not_tcp.push(
+            SeccompRule::new(vec![
+                arg(0, Eq, family)?,
+                arg(2, Ne, 0)?,
+                arg(2, Ne, sys::IPPROTO_TCP)?,
+            ])
+            .map_err(seccomp_error)?,
+        );
+    }
+    let protocol = SeccompFilter::new(
+        [(socket, not_tcp)].into(),
+        SeccompAction::Allow,
+        SeccompAction::Errno(sys::EPROTONOSUPPORT),
+        target_arch()?,
+    )
+    .map_err(seccomp_error)?;
+    Ok(vec![family, protocol])
 }
 
 /// One layer of the sandbox and whether this machine has it.
@@ -799,27 +856,16 @@ fn probe() -> Vec<Layer> {
         .map(|s| s.contains("\nSeccomp:"))
         .unwrap_or(false);
     let namespaces = sys::can_unshare(sys::bot_namespaces(root));
-    let cgroup = |controller: &'static str, name: &'static str, fallback: &str| {
-        let dir = Path::new(CGROUP_V1).join(controller);
-        let probe = dir.join("clue-arena");
-        let ok = std::fs::create_dir_all(&probe).is_ok()
-            && std::fs::OpenOptions::new()
-                .write(true)
-                .open(probe.join("cgroup.procs"))
-                .is_ok();
-        Layer {
-            name,
-            available: ok,
-            required: false,
-            detail: if ok {
-                format!("{} is writable", probe.display())
-            } else {
-                format!(
-                    "{} is missing or not writable; fallback: {fallback}",
-                    dir.display()
-                )
-            },
-        }
+    let hierarchy = cgroup::hierarchy();
+    let cgroup = |name: &'static str, available: bool, fallback: &str| Layer {
+        name,
+        available,
+        required: false,
+        detail: if available {
+            hierarchy.describe()
+        } else {
+            format!("{}; fallback: {fallback}", hierarchy.describe())
+        },
     };
     vec![
         Layer {
@@ -857,18 +903,18 @@ fn probe() -> Vec<Layer> {
             },
         },
         cgroup(
-            "pids",
-            "cgroup v1 pids (process cap)",
+            "cgroup process cap (v1 pids or v2 pids.max)",
+            hierarchy.caps_processes(),
             "`RLIMIT_NPROC` per bot uid; the PID namespace still kills every descendant",
         ),
         cgroup(
-            "memory",
-            "cgroup v1 memory (memory cap)",
+            "cgroup memory cap (v1 memory or v2 memory.max)",
+            hierarchy.caps_memory(),
             "`RLIMIT_AS` per process",
         ),
         cgroup(
-            "cpuacct",
-            "cgroup v1 cpuacct (CPU time of all the bot's processes)",
+            "cgroup CPU time of all the bot's processes (v1 cpuacct or v2 cpu.stat)",
+            hierarchy.counts_cpu(),
             "`RLIMIT_CPU` per process",
         ),
     ]

@@ -79,6 +79,9 @@ pub struct ChildSetup {
     pub new_netns: bool,
     pub ids: Ids,
     pub fs: FsPlan,
+    /// The host's argument and environment strings ([`argument_areas`]),
+    /// zeroed by the namespace's init.
+    pub areas: [(usize, usize); 2],
 }
 
 /// `struct landlock_path_beneath_attr` (packed, as in the kernel's uapi).
@@ -187,11 +190,35 @@ unsafe fn wait_and_mirror(init: libc::pid_t, ended: libc::c_int) -> ! {
 /// ends too (which kills the rest of the namespace), passing an ending by a
 /// signal on through `ended`, since a PID 1 cannot end by its own signal.
 ///
+/// It is a fork of the host, so its command line and environment are the
+/// host's (a `--db` URL with a password, say). `/proc` is mounted
+/// `hidepid=2`, which hides it from a bot of another uid (host root), but
+/// not from a bot of the same uid (host not root: the user namespace maps
+/// the host's user to itself). So it first zeroes `areas`, the memory its
+/// `/proc/1/cmdline` and `/proc/1/environ` are read from (the kernel reads
+/// them from the process's own memory, as `setproctitle` relies on), and
+/// makes itself not dumpable, so that what else of the host's memory it
+/// holds is not readable through `/proc/1` either (Landlock's ptrace rule
+/// already refuses that to the bot). Why not `exec` a tiny init instead:
+/// there is no program to `exec` that the host could be sure to find (the
+/// host may be a test binary or a library user), and the init needs
+/// nothing but these few system calls.
+///
 /// # Safety
-/// Only async-signal-safe system calls: safe between `fork` and `exec`.
-unsafe fn init_inside(bot: libc::pid_t, ended: libc::c_int) -> ! {
-    // SAFETY: plain system calls on integers and on `status`, a local.
+/// Only async-signal-safe system calls and writes to `areas`, which must
+/// be writable memory of this process that nothing in it reads afterwards
+/// (see [`argument_areas`]).
+unsafe fn init_inside(bot: libc::pid_t, ended: libc::c_int, areas: &[(usize, usize); 2]) -> ! {
+    // SAFETY: `areas` are this process's argument and environment strings
+    // (the caller's contract), zeroed in place; the rest are plain system
+    // calls on integers and on `status`, a local.
     unsafe {
+        for &(start, end) in areas {
+            if end > start {
+                std::ptr::write_bytes(start as *mut u8, 0, end - start);
+            }
+        }
+        libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
         if ended > 0 {
             libc::syscall(libc::SYS_close_range, 0u32, (ended - 1) as u32, 0u32);
         }
@@ -338,9 +365,10 @@ unsafe fn enter_root(plan: &FsPlan) -> io::Result<()> {
                 }
                 Step::Proc(dst) => {
                     // `hidepid=2`: processes of other users are not even
-                    // listed. The namespace's init is a copy of the host
-                    // (its command line, `--db` URL and all): the bot, under
-                    // its own uid, does not see it.
+                    // listed. The namespace's init is a copy of the host:
+                    // the bot, under its own uid (host root), does not see
+                    // it; under the host's uid it sees an init that wiped
+                    // its command line and environment (`init_inside`).
                     check(libc::mount(
                         c"proc".as_ptr(),
                         dst.as_ptr(),
@@ -414,6 +442,7 @@ pub fn apply(command: &mut Command, setup: &ChildSetup) {
     let ids = setup.ids.clone();
     let fs = setup.fs.clone();
     let (read_access, write_access) = (setup.read_access, setup.write_access);
+    let areas = setup.areas;
     let mut namespaces = NAMESPACES;
     if setup.new_netns {
         namespaces |= libc::CLONE_NEWNET;
@@ -463,7 +492,7 @@ pub fn apply(command: &mut Command, setup: &ChildSetup) {
                 return Err(io::Error::last_os_error());
             }
             if bot > 0 {
-                init_inside(bot, ended[1]);
+                init_inside(bot, ended[1], &areas);
             }
             libc::close(ended[0]);
             libc::close(ended[1]);
@@ -494,6 +523,50 @@ pub fn apply(command: &mut Command, setup: &ChildSetup) {
     // SAFETY: the hook only makes async-signal-safe system calls (see there).
     unsafe {
         command.pre_exec(hook);
+    }
+}
+
+/// Removes the empty folder `path` when this process exits normally (the
+/// shared mount point of the bots' roots; the children `_exit`, so they do
+/// not run it). Call once.
+pub fn remove_at_exit(path: CString) {
+    static PATH: std::sync::OnceLock<CString> = std::sync::OnceLock::new();
+    extern "C" fn remove() {
+        if let Some(path) = PATH.get() {
+            // SAFETY: `rmdir` of a valid C string; an error (not empty,
+            // gone) is ignored at exit.
+            unsafe {
+                libc::rmdir(path.as_ptr());
+            }
+        }
+    }
+    if PATH.set(path).is_ok() {
+        // SAFETY: `remove` is an `extern "C" fn()` that touches only a
+        // static; registering it has no other precondition.
+        unsafe {
+            libc::atexit(remove);
+        }
+    }
+}
+
+/// Where this process's argument strings and environment strings lie in
+/// its memory (`arg_start`, `arg_end`, `env_start`, `env_end`: fields 48
+/// to 51 of `/proc/self/stat`, Linux 3.5 and later); empty areas when they
+/// cannot be read. A `fork` has them at the same addresses.
+pub fn argument_areas() -> [(usize, usize); 2] {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // The command name (field 2) is in parentheses and may hold spaces:
+    // fields are counted from the last `)`, which ends it.
+    let after = stat.rfind(')').map_or("", |i| &stat[i + 1..]);
+    let fields: Vec<usize> = after
+        .split_whitespace()
+        .skip(45)
+        .take(4)
+        .filter_map(|f| f.parse().ok())
+        .collect();
+    match fields[..] {
+        [arg_start, arg_end, env_start, env_end] => [(arg_start, arg_end), (env_start, env_end)],
+        _ => [(0, 0); 2],
     }
 }
 
@@ -623,6 +696,10 @@ pub fn syscall_number(name: &str) -> Option<i64> {
         "move_mount" => libc::SYS_move_mount,
         "open_tree" => libc::SYS_open_tree,
         "mount_setattr" => libc::SYS_mount_setattr,
+        "io_uring_setup" => libc::SYS_io_uring_setup,
+        "io_uring_enter" => libc::SYS_io_uring_enter,
+        "io_uring_register" => libc::SYS_io_uring_register,
+        "socket" => libc::SYS_socket,
         "clone" => libc::SYS_clone,
         "clone3" => libc::SYS_clone3,
         _ => return None,
@@ -641,6 +718,15 @@ pub const CLONE_NAMESPACE_FLAGS: &[u64] = &[
     libc::CLONE_NEWCGROUP as u64,
 ];
 
-/// `ENOSYS`, `EPERM`: the errors of the seccomp filters.
+/// The errors of the seccomp filters.
 pub const ENOSYS: u32 = libc::ENOSYS as u32;
 pub const EPERM: u32 = libc::EPERM as u32;
+pub const EAFNOSUPPORT: u32 = libc::EAFNOSUPPORT as u32;
+pub const EPROTONOSUPPORT: u32 = libc::EPROTONOSUPPORT as u32;
+
+/// The socket families, type and protocol the socket filters compare.
+pub const AF_UNIX: u64 = libc::AF_UNIX as u64;
+pub const AF_INET: u64 = libc::AF_INET as u64;
+pub const AF_INET6: u64 = libc::AF_INET6 as u64;
+pub const SOCK_STREAM: u64 = libc::SOCK_STREAM as u64;
+pub const IPPROTO_TCP: u64 = libc::IPPROTO_TCP as u64;

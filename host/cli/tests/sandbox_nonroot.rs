@@ -1,0 +1,113 @@
+//! The sandbox when the host is not root: a user namespace maps the host's
+//! user to itself, so the bot has the host's uid, and its PID namespace's
+//! init, a fork of the host, has it too. This file runs the real binary as
+//! an unprivileged user (`nobody`, dropped to in the child process when the
+//! test runs as root, as in CI; as itself otherwise), with a secret in its
+//! command line, and the zoo's `read-host-proc` and `kill-scan` bots: no
+//! game may show a bot reading a byte of `/proc/1/cmdline` or `environ` or
+//! reaching a process with a signal.
+//!
+//! What stops them, found here: `/proc` is mounted `hidepid=2`, which hides
+//! every process the viewer may not `ptrace`, and the bot may not: the init
+//! is outside its Landlock domain and holds capabilities (in the user
+//! namespace) the bot lost at `exec`. The init's wiping of its copy of the
+//! host's command line and environment is a further wall, tested directly
+//! in `host/runtime/tests/process_sandbox.rs`
+//! (`the_namespaces_init_wipes_its_copy_of_the_hosts_command_line`).
+
+mod zoo_support;
+
+use std::os::unix::fs::MetadataExt;
+use std::os::unix::process::CommandExt;
+use std::process::Command;
+
+use clue_arena::store::Store;
+use clue_plugin_api::Event;
+use zoo_support::*;
+
+/// The unprivileged user the host runs as when the test runs as root.
+const NOBODY: u32 = 65534;
+
+fn euid() -> u32 {
+    std::fs::metadata("/proc/self")
+        .expect("/proc/self is there")
+        .uid()
+}
+
+#[test]
+fn a_non_root_host_shows_its_bots_no_command_line_and_no_signal_reaches_it() {
+    let zoo = built().join("debug/zoo-process");
+    let read_proc = format!("{} read-host-proc", zoo.display());
+    let kill_scan = format!("{} kill-scan", zoo.display());
+    let dir = tempfile::tempdir().expect("a scratch directory");
+    let root = euid() == 0;
+    if root {
+        std::os::unix::fs::chown(dir.path(), Some(NOBODY), Some(NOBODY))
+            .expect("the scratch directory is given to nobody");
+    }
+    let file = dir.path().join("nonroot.yaml");
+    // What a bot must not read: the host's command line holds it.
+    let db = dir.path().join("password-hunter2.sqlite");
+    let text = format!(
+        "variant: speedclue
+players: 3
+seed: 15
+limits: {{time_per_call_ms: {}}}
+schedule: {{kind: all-seatings, repeats: 1}}
+bots:
+  - {{name: notebook, kind: builtin, path: notebook}}
+  - {{name: read-proc, kind: jsonl, command: \"{read_proc}\"}}
+  - {{name: kill-scan, kind: jsonl, command: \"{kill_scan}\"}}
+",
+        LIMIT.as_millis()
+    );
+    std::fs::write(&file, &text).expect("the tournament file is written");
+    if root {
+        std::os::unix::fs::chown(&file, Some(NOBODY), Some(NOBODY))
+            .expect("the tournament file is given to nobody");
+    }
+    let mut clue = Command::new(clue_binary());
+    clue.args(["tournament", "run"])
+        .arg(&file)
+        .arg("--db")
+        .arg(&db)
+        .arg("--quiet")
+        .env("HOME", dir.path())
+        .env("PASSWORD", "hunter2");
+    if root {
+        // std clears the supplementary groups when root sets a uid.
+        clue.uid(NOBODY).gid(NOBODY);
+    }
+    let output = clue.output().expect("clue runs");
+    assert!(
+        output.status.success(),
+        "clue tournament run (uid {}) failed:\n{}\n{}",
+        if root { NOBODY } else { euid() },
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let store = Store::open(&db).expect("the store opens");
+    let games = store.games().expect("the games are stored");
+    assert_eq!(games.len(), 6, "{text}");
+    for game in &games {
+        // Each zoo bot panics with "sandbox escaped: ..." (a `crash`) when
+        // it read a non-zero byte of `/proc/1/cmdline` or `environ`, or a
+        // signal to a process it found in `/proc` would have landed.
+        for seat in &game.seats {
+            assert_ne!(
+                seat.outcome, "disqualified",
+                "game {}: {:?} escaped or failed: {:?} {:?}",
+                game.index, seat.bot, seat.dq_reason, seat.detail
+            );
+        }
+        let log = store.log(game.index).expect("the game's log is stored");
+        assert!(
+            matches!(
+                log.entries.last().map(|e| &e.event),
+                Some(Event::GameOver { .. })
+            ),
+            "game {}: the game did not reach its end",
+            game.index
+        );
+    }
+}
