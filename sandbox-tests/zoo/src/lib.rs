@@ -323,7 +323,11 @@ mod hostile {
             return;
         };
         for entry in entries.flatten() {
-            let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse::<i32>().ok()) else {
+            let Some(pid) = entry
+                .file_name()
+                .to_str()
+                .and_then(|n| n.parse::<i32>().ok())
+            else {
                 continue;
             };
             if pid != own_pid() && could_signal(pid) {
@@ -538,7 +542,10 @@ impl Hostile {
                 // Its source checkout (outside the folder of its program or
                 // library), and a file only root may read.
                 let checkout = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
-                for (path, what) in [(checkout, "its checkout's Cargo.toml"), ("/etc/shadow", "/etc/shadow")] {
+                for (path, what) in [
+                    (checkout, "its checkout's Cargo.toml"),
+                    ("/etc/shadow", "/etc/shadow"),
+                ] {
                     if std::fs::read(path).is_ok() {
                         escaped(&format!("read {what}"));
                     }
