@@ -23,6 +23,7 @@
 mod belief;
 mod board;
 mod gain;
+mod uniclue;
 
 // Shared with `rival` (plugins/rival), which plays on the same counts and
 // walks the same boards: one solver and one set of walking helpers.
@@ -565,7 +566,10 @@ impl Player for Sleuth {
                 .push(suggestion.cards.iter().map(|c| c.index()).collect());
             return Some(suggestion);
         }
-        let (cards, _) = game.best_suggestion(request.turn.room.map(|r| r.index()));
+        let cards = match (game.setup.variant, request.turn.room) {
+            (Variant::Uniclue, Some(room)) => game.uniclue_query(room.index()),
+            (_, room) => game.best_suggestion(room.map(|r| r.index())).0,
+        };
         game.made.push(cards.clone());
         Some(Suggestion {
             cards: cards.into_iter().map(|c| Card(c as u16)).collect(),
