@@ -326,6 +326,19 @@ fn rival_bar(players: u8) -> Option<f64> {
     }
 }
 
+/// The query counts over random `uniclue` deals issue 18 asks for.
+struct UniclueBar {
+    mean: f64,
+    p95: u32,
+    max: u32,
+}
+
+const UNICLUE_BAR: UniclueBar = UniclueBar {
+    mean: 10.0,
+    p95: 15,
+    max: 30,
+};
+
 /// The variants where a wrong accusation eliminates the accuser (in
 /// `csci306` it costs a turn; in `generalized` every guess, right or wrong,
 /// ends the guesser's game and the guesses are ranked).
@@ -355,6 +368,33 @@ fn acceptance(rows: &[(Variant, u8, &str, Tally)], queries: Option<&Queries>) ->
             yes(ok),
             q.mean,
             q.p95
+        );
+        let ok = q.mean <= UNICLUE_BAR.mean && q.p95 <= UNICLUE_BAR.p95 && q.max <= UNICLUE_BAR.max;
+        met &= ok;
+        println!(
+            "  uniclue, issue 18: mean at most {:.1}, p95 at most {}, max at most {}: {}",
+            UNICLUE_BAR.mean,
+            UNICLUE_BAR.p95,
+            UNICLUE_BAR.max,
+            yes(ok)
+        );
+    }
+    for (_, players, _, t) in rows.iter().filter(|(v, players, against, _)| {
+        *v == Variant::Generalized && *players == 3 && *against == "notebook"
+    }) {
+        let rate = f64::from(t.wins) / f64::from(t.games.max(1));
+        let (low, high) = wilson(t.wins, t.games);
+        let ok = rate >= 0.5;
+        met &= ok;
+        println!(
+            "  generalized, {players} players, sleuth against {} notebook: {} wins in {} games, {:.1}% (95% {:.1}%-{:.1}%); at least 50%: {}",
+            players - 1,
+            t.wins,
+            t.games,
+            rate * 100.0,
+            low * 100.0,
+            high * 100.0,
+            yes(ok)
         );
     }
     for (_, players, _, t) in rows

@@ -23,6 +23,8 @@
 mod belief;
 mod board;
 mod gain;
+mod generalized;
+mod uniclue;
 
 // Shared with `rival` (plugins/rival), which plays on the same counts and
 // walks the same boards: one solver and one set of walking helpers.
@@ -317,65 +319,6 @@ impl Game {
         best.unwrap_or_else(|| (fallback(), 0.0))
     }
 
-    /// The best `generalized` interrogation among `opponents`.
-    fn best_interrogation(&mut self, opponents: &[Seat]) -> Option<Suggestion> {
-        let first = opponents.first()?.index();
-        let items = self.categories.first()?.clone();
-        let mut best: Option<(usize, Vec<usize>, f64)> = None;
-        if let Some(notes) = self.notes.as_mut() {
-            let belief = notes.belief().clone();
-            let table = Table {
-                belief: &belief,
-                me: self.me,
-                shown: &self.shown_to_me,
-            };
-            for target in opponents.iter().map(|s| s.index()) {
-                let open: Vec<usize> = items
-                    .iter()
-                    .copied()
-                    .filter(|&c| {
-                        let p = belief.holds(c, target);
-                        p > 1e-9 && p < 0.999
-                    })
-                    .collect();
-                let mut by_envelope = open.clone();
-                by_envelope.sort_by(|&a, &b| belief.envelope(b).total_cmp(&belief.envelope(a)));
-                let mut by_holding = open.clone();
-                by_holding
-                    .sort_by(|&a, &b| belief.holds(b, target).total_cmp(&belief.holds(a, target)));
-                for order in [&by_envelope, &by_holding] {
-                    for length in [1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32, 48, 63] {
-                        if length > order.len() {
-                            break;
-                        }
-                        let list = &order[..length];
-                        let gain = table.interrogation_gain(list, target);
-                        if best.as_ref().is_none_or(|(_, _, g)| gain > *g + 1e-12) {
-                            best = Some((target, list.to_vec(), gain));
-                        }
-                    }
-                }
-            }
-        }
-        let (target, list) = match best {
-            Some((target, list, _)) => (target, list),
-            None => {
-                // Nothing left to learn: ask about a card of our own (a safe "0").
-                let item = self
-                    .setup
-                    .hand
-                    .first()
-                    .map(|c| c.index())
-                    .or_else(|| items.first().copied())?;
-                (first, vec![item])
-            }
-        };
-        Some(Suggestion {
-            cards: list.into_iter().map(|c| Card(c as u16)).collect(),
-            target: Some(Seat(target as u8)),
-        })
-    }
-
     /// The value of suggesting in each room of the map (0 when solved).
     fn room_values(&mut self, map_rooms: &[Card]) -> Vec<f64> {
         if self.notes.as_mut().and_then(Notes::certain).is_some() {
@@ -565,7 +508,10 @@ impl Player for Sleuth {
                 .push(suggestion.cards.iter().map(|c| c.index()).collect());
             return Some(suggestion);
         }
-        let (cards, _) = game.best_suggestion(request.turn.room.map(|r| r.index()));
+        let cards = match (game.setup.variant, request.turn.room) {
+            (Variant::Uniclue, Some(room)) => game.uniclue_query(room.index()),
+            (_, room) => game.best_suggestion(room.map(|r| r.index())).0,
+        };
         game.made.push(cards.clone());
         Some(Suggestion {
             cards: cards.into_iter().map(|c| Card(c as u16)).collect(),
