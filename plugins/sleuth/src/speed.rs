@@ -6,9 +6,12 @@
 //! its answer model takes the asked cards' owners as independent, which
 //! misjudges a question most where several opponents answer. Here every
 //! answer is applied to the exact knowledge (`worst.rs`) and the question
-//! whose worst answer leaves the fewest envelopes wins; among those equally
-//! good in the worst case, the one `gain.rs` expects to teach most. The
-//! measurements are in `docs/strength.md`.
+//! whose worst answer leaves the fewest envelopes wins, then the fewest
+//! `(player, card)` pairs left open (as `rival`). Among those equally good
+//! in the worst case: the one naming fewest of this bot's own cards, then
+//! the one `gain.rs` expects to teach most. Naming our own cards to hide
+//! from the opponents which card we are after measured worse, not better
+//! (`docs/strength.md`).
 
 use crate::belief::Belief;
 use crate::gain::Table;
@@ -42,7 +45,7 @@ impl Ask<'_> {
             .iter()
             .map(|(cards, _)| cards.clone())
             .collect();
-        let mut best: Option<(Left, Vec<usize>, f64)> = None;
+        let mut best: Option<(Left, Vec<usize>, usize, f64)> = None;
         for &room in rooms {
             for &person in persons {
                 for &weapon in weapons {
@@ -61,17 +64,23 @@ impl Ask<'_> {
                     if bound.is_some_and(|b| left > b) {
                         continue;
                     }
+                    let own = cards
+                        .iter()
+                        .filter(|&&c| self.belief.holds(c, self.table.me) > 0.999)
+                        .count();
                     let gain = self.table.suggestion_gain(&cards, self.responders);
                     let better = match &best {
                         None => true,
-                        Some((b, _, g)) => left < *b || gain > *g + 1e-12,
+                        Some((b, _, o, g)) => {
+                            (left, own) < (*b, *o) || ((left, own) == (*b, *o) && gain > *g + 1e-12)
+                        }
                     };
                     if better {
-                        best = Some((left, cards, gain));
+                        best = Some((left, cards, own, gain));
                     }
                 }
             }
         }
-        best.map(|(_, cards, gain)| (cards, gain))
+        best.map(|(_, cards, _, gain)| (cards, gain))
     }
 }

@@ -1,6 +1,7 @@
 //! Speed Clue questions: sleuth asks one whose worst answer leaves the
-//! fewest envelopes (the contest winner's minimax, `worst.rs`), never
-//! repeats one, and still answers once every question has been asked.
+//! fewest envelopes (the contest winner's minimax, `worst.rs`), naming as
+//! few of its own cards as such a question can, never repeats one, and
+//! still answers once every question has been asked.
 
 use clue_engine::decks;
 use clue_plugin_api::{
@@ -108,7 +109,8 @@ fn watch(bot: &mut sleuth::Sleuth, answer: &Answer) {
 }
 
 /// Sleuth, seat 0 of `players` with `hand`, having watched `answers`, asks
-/// a question whose worst answer is the least bad of all 324.
+/// a question whose worst answer is the least bad of all 324, with the
+/// fewest of its own cards among those.
 fn check(players: u8, hand: &[u16], answers: &[Answer]) {
     let setup = setup(players, hand);
     let mut bot = sleuth::Sleuth::default();
@@ -118,13 +120,21 @@ fn check(players: u8, hand: &[u16], answers: &[Answer]) {
     }
     let (k, candidates) = knowledge(&setup, answers);
     let responders: Vec<usize> = (1..usize::from(players)).collect();
-    let mut least: Option<Left> = None;
+    let own = |cards: &[usize]| {
+        cards
+            .iter()
+            .filter(|&&c| hand.contains(&(c as u16)))
+            .count()
+    };
+    // The least worst case, then the fewest own cards among those.
+    let mut least: Option<(Left, usize)> = None;
     for person in 0..6 {
         for weapon in 6..12 {
             for room in 12..21 {
-                let left = worst_case(&k, &candidates, &responders, &[person, weapon, room], None);
-                if let Some(left) = left {
-                    least = Some(least.map_or(left, |l| l.min(left)));
+                let cards = [person, weapon, room];
+                if let Some(left) = worst_case(&k, &candidates, &responders, &cards, None) {
+                    let key = (left, own(&cards));
+                    least = Some(least.map_or(key, |l| l.min(key)));
                 }
             }
         }
@@ -132,7 +142,7 @@ fn check(players: u8, hand: &[u16], answers: &[Answer]) {
     let asked = suggest(&mut bot).expect("a suggestion");
     let worst = worst_case(&k, &candidates, &responders, &asked, None);
     assert_eq!(
-        worst,
+        worst.map(|w| (w, own(&asked))),
         least,
         "{players} players: asked {asked:?}, {} envelopes possible",
         candidates.len()
