@@ -19,7 +19,7 @@
 //!   responder in turn showing each card it may hold, stopping at one certain
 //!   to hold a card, or nobody), applied to what is known and propagated; the
 //!   solutions left are those of the exact list the answer does not rule out
-//!   (`worst.rs`). Spock broke ties on how many hands each player may still
+//!   (`sleuth::worst`). Spock broke ties on how many hands each player may still
 //!   hold; here on the `(player, card)` pairs still open, then at random from
 //!   the seed `Setup.seed`.
 //! - **The card it shows** (`SpockAI.disprove`): one it has already shown
@@ -51,9 +51,9 @@
 //! assert!(record.winner.is_some());
 //! ```
 
-mod worst;
-
-pub use worst::{Left, solutions_left, worst_case};
+// The worst case of a question lives in `sleuth` (plugins/sleuth/src/worst.rs),
+// whose Speed Clue questions use it too.
+pub use sleuth::worst::{Left, solutions_left, worst_case};
 
 use clue_plugin_api::{
     Accusation, AccusePoint, AccuseRequest, Card, Event, MoveRequest, Player, Position,

@@ -1,7 +1,8 @@
 //! `sleuth`: the reference bot. It records everything it may see as
 //! constraints on who holds which card, counts the deals consistent with them
 //! exactly (`sleuth-infer`), asks the questions whose answers are expected to
-//! teach most about the envelope, walks towards the rooms where it can ask
+//! teach most about the envelope (in Speed Clue: whose worst answer leaves
+//! the fewest envelopes, `speed.rs`), walks towards the rooms where it can ask
 //! them, and accuses only when it is certain where a wrong accusation
 //! eliminates (earlier, on good odds, where it does not).
 //!
@@ -24,10 +25,13 @@ mod belief;
 mod board;
 mod gain;
 mod generalized;
+mod speed;
 mod uniclue;
+pub mod worst;
 
 // Shared with `rival` (plugins/rival), which plays on the same counts and
-// walks the same boards: one solver and one set of walking helpers.
+// walks the same boards: one solver, one set of walking helpers and one
+// worst case of a question (`worst`).
 pub use belief::{Belief, Notes};
 pub use board::Map;
 use clue_plugin_api::{
@@ -302,6 +306,18 @@ impl Game {
             me: self.me,
             shown: &self.shown_to_me,
         };
+        if self.setup.variant == Variant::Speedclue {
+            let ask = speed::Ask {
+                knowledge: notes.knowledge(),
+                belief: &belief,
+                table: &table,
+                responders: &responders,
+                made: &self.made,
+            };
+            if let Some(best) = ask.best(persons, weapons, &rooms) {
+                return best;
+            }
+        }
         for &r in &rooms {
             for &p in persons {
                 for &w in weapons {
