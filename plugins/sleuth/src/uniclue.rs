@@ -12,7 +12,10 @@
 //!   round 1..9 in order. A player sitting behind the holders of most rooms
 //!   is reached in few of the coming rooms, so a chance to see one of its
 //!   suspects or weapons now is worth more than one of an early player,
-//!   which will come again ([`SCARCE_CARD_WEIGHT`]).
+//!   which will come again ([`SCARCE_CARD_WEIGHT`]). The credit shrinks as
+//!   the card's category closes (the chance that its likeliest envelope card
+//!   is the one): a suspect seen once the suspect is nearly known teaches
+//!   little.
 //!
 //! Both weights were chosen on `clue bench strength --uniclue-games`
 //! (docs/strength.md).
@@ -26,9 +29,10 @@ use crate::gain::Table;
 const FRESH_ROOM_COST: f64 = 0.3;
 
 /// Bits credited for the chance of seeing a suspect or weapon whose owner
-/// is not certain, divided by one plus the number of the next eight rooms
-/// expected to reach the player who shows it.
-const SCARCE_CARD_WEIGHT: f64 = 3.0;
+/// is not certain, times the chance that its category's likeliest envelope
+/// card is not the one, divided by one plus the number of the next eight
+/// rooms expected to reach the player who shows it.
+const SCARCE_CARD_WEIGHT: f64 = 6.0;
 
 impl Game {
     /// The suspect and weapon to query in `room` (which is imposed), as the
@@ -47,6 +51,7 @@ impl Game {
             shown: &self.shown_to_me,
         };
         let reach = reach(&belief, rooms, room, &responders);
+        let open = [open(&belief, persons), open(&belief, weapons)];
         let mut best: Option<(Vec<usize>, f64)> = None;
         for &person in persons {
             for &weapon in weapons {
@@ -64,7 +69,7 @@ impl Game {
                     if i == 2 {
                         score -= FRESH_ROOM_COST * chance;
                     } else if belief.holds(cards[i], seat) < 0.999 {
-                        score += SCARCE_CARD_WEIGHT * chance / (1.0 + reach[j]);
+                        score += SCARCE_CARD_WEIGHT * open[i] * chance / (1.0 + reach[j]);
                     }
                 }
                 if best.as_ref().is_none_or(|(_, s)| score > *s + 1e-12) {
@@ -77,6 +82,15 @@ impl Game {
             None => self.best_suggestion(Some(room)).0,
         }
     }
+}
+
+/// How open a category still is: the chance that its likeliest envelope
+/// card is not the one (0 once the category is solved).
+fn open(belief: &Belief, category: &[usize]) -> f64 {
+    1.0 - category
+        .iter()
+        .map(|&card| belief.envelope(card))
+        .fold(0.0, f64::max)
 }
 
 /// `reach[j]`: of the next eight rooms (the server's 1..9 round after
