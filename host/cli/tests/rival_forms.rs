@@ -5,25 +5,15 @@
 //! the same seed against `notebook`, with no seat disqualified.
 
 mod forms_support;
+mod game_checks;
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use clue_engine::GameConfig;
-use clue_plugin_api::Variant;
 use clue_runtime::bots::BotLimits;
 use forms_support::*;
-
-/// Every variant, at the player count the other every-variant tests use.
-const VARIANTS: [(Variant, u8); 7] = [
-    (Variant::Classic, 4),
-    (Variant::Csci306, 6),
-    (Variant::Framework, 3),
-    (Variant::Uniclue, 4),
-    (Variant::Generalized, 3),
-    (Variant::Cyberclue, 4),
-    (Variant::Speedclue, 4),
-];
+use game_checks::EVERY_VARIANT;
 
 fn library_file() -> &'static Path {
     static FILE: OnceLock<PathBuf> = OnceLock::new();
@@ -39,7 +29,7 @@ fn wasm_file() -> &'static Path {
 fn every_form_plays_the_same_game_in_every_variant() {
     let native = format!("native:{}", library_file().display());
     let wasm = format!("wasm:{}", wasm_file().display());
-    for (variant, players) in VARIANTS {
+    for (variant, players) in EVERY_VARIANT {
         let config = GameConfig::new(variant, players);
         let seed = 20 + u64::from(players);
         let builtin = game("builtin:rival", &BotLimits::default(), &config, seed);

@@ -5,12 +5,13 @@
 //! limit a JVM's reservations would trip over (docs/process-sandbox.md).
 
 mod compiled;
+mod game_checks;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use clue_arena::store::Store;
-use clue_plugin_api::Event;
+use game_checks::{assert_none_disqualified, assert_reached_its_end};
 
 /// Runs `program -version`, failing the test with what to install when it
 /// is missing: this test is not skipped on a machine without a JDK.
@@ -102,21 +103,7 @@ bots:
             "game {}: the Java bot was disqualified: {:?} {:?}",
             game.index, java.dq_reason, java.detail
         );
-        for seat in &game.seats {
-            assert_ne!(
-                seat.outcome, "disqualified",
-                "game {}: {seat:?}",
-                game.index
-            );
-        }
-        let log = store.log(game.index).expect("the game's log is stored");
-        assert!(
-            matches!(
-                log.entries.last().map(|e| &e.event),
-                Some(Event::GameOver { .. })
-            ),
-            "game {}: the game did not reach its end",
-            game.index
-        );
+        assert_none_disqualified(game, "");
+        assert_reached_its_end(&store, game, "");
     }
 }

@@ -3,6 +3,7 @@
 //! recorded, the hostile bot is disqualified with its named reason in each,
 //! the other bots' games are intact, and no process is left behind.
 
+mod game_checks;
 mod zoo_support;
 
 use std::sync::atomic::AtomicBool;
@@ -10,7 +11,7 @@ use std::sync::atomic::AtomicBool;
 use clue_arena::config;
 use clue_arena::runner::{self, RunOptions, SpecConnector};
 use clue_arena::store::Store;
-use clue_plugin_api::Event;
+use game_checks::assert_reached_its_end;
 use zoo_support::*;
 
 /// Three bots, three seats, every seating once: six games, each with the
@@ -71,15 +72,7 @@ fn check(hostile: &str, reason: &str) {
                 );
             }
         }
-        let log = store.log(game.index).expect("the game's log is stored");
-        assert!(
-            matches!(
-                log.entries.last().map(|e| &e.event),
-                Some(Event::GameOver { .. })
-            ),
-            "{hostile}, game {}: the game did not reach its end",
-            game.index
-        );
+        assert_reached_its_end(&store, game, &format!("{hostile}, "));
     }
 }
 

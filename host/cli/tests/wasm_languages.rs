@@ -10,15 +10,18 @@
 //! them every test here fails saying so. The components are built once per
 //! test binary into `$CARGO_TARGET_DIR/wasm-languages/tests`.
 
+mod game_checks;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
 use clue_arena::store::Store;
 use clue_engine::{GameConfig, GameRecord, Outcome, SeatController, play};
-use clue_plugin_api::{Event, Variant};
+use clue_plugin_api::Variant;
 use clue_runtime::bots::builtin;
 use clue_runtime::wasm::{WasmBot, WasmError, WasmLimits, prepare};
+use game_checks::{EVERY_VARIANT, assert_none_disqualified, assert_reached_its_end};
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -99,17 +102,6 @@ fn interpreter_limits() -> WasmLimits {
     }
 }
 
-/// Every variant with a table size it allows.
-const VARIANTS: [(Variant, u8); 7] = [
-    (Variant::Classic, 4),
-    (Variant::Csci306, 6),
-    (Variant::Framework, 3),
-    (Variant::Uniclue, 4),
-    (Variant::Generalized, 3),
-    (Variant::Cyberclue, 4),
-    (Variant::Speedclue, 4),
-];
-
 /// One game: the component in seat 0 (the only bot in UniClue), built-in
 /// bots in the other seats. Returns the record and the component's fuel.
 fn game(path: &Path, variant: Variant, players: u8, seed: u64) -> (GameRecord, Option<u64>) {
@@ -130,7 +122,7 @@ fn game(path: &Path, variant: Variant, players: u8, seed: u64) -> (GameRecord, O
 /// Plays every variant twice from the same seed: no seat is disqualified,
 /// and the two games are the same, event for event, fuel for fuel.
 fn plays_every_variant_twice_alike(path: &Path) {
-    for (variant, players) in VARIANTS {
+    for (variant, players) in EVERY_VARIANT {
         let (first, fuel) = game(path, variant, players, 40 + players as u64);
         for seat in &first.seats {
             assert!(
@@ -308,21 +300,7 @@ fn the_languages_tournament_seats_rust_python_and_javascript_components_with_a_p
     assert_eq!(games.len(), 24, "every seating of four bots:\n{stdout}");
     for game in &games {
         assert_eq!(game.seats.len(), 4, "game {}", game.index);
-        for seat in &game.seats {
-            assert_ne!(
-                seat.outcome, "disqualified",
-                "game {}: {seat:?}",
-                game.index
-            );
-        }
-        let log = store.log(game.index).expect("the game's log is stored");
-        assert!(
-            matches!(
-                log.entries.last().map(|e| &e.event),
-                Some(Event::GameOver { .. })
-            ),
-            "game {} did not reach its end",
-            game.index
-        );
+        assert_none_disqualified(game, "");
+        assert_reached_its_end(&store, game, "");
     }
 }

@@ -203,16 +203,10 @@ fn no_network_and_python_still_runs() {
     }
 }
 
-#[test]
-fn a_setsid_double_fork_does_not_outlive_the_game() {
-    let marker = format!("CLUE_SANDBOX_TEST={}", std::process::id());
-    let (name, value) = marker.split_once('=').unwrap();
-    let (line, _) = run(
-        "setsid sh -c 'sleep 300' </dev/null >/dev/null 2>&1 & echo started",
-        &[(name, value.to_string())],
-    );
-    assert_eq!(line, "started");
-    let survivors: Vec<String> = std::fs::read_dir("/proc")
+/// The pids of every process whose environment holds `marker`
+/// (`NAME=value`), as the host sees them.
+fn carrying(marker: &str) -> Vec<String> {
+    std::fs::read_dir("/proc")
         .unwrap()
         .flatten()
         .filter(|e| {
@@ -222,7 +216,19 @@ fn a_setsid_double_fork_does_not_outlive_the_game() {
                 .any(|v| v == marker.as_bytes())
         })
         .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
+        .collect()
+}
+
+#[test]
+fn a_setsid_double_fork_does_not_outlive_the_game() {
+    let marker = format!("CLUE_SANDBOX_TEST={}", std::process::id());
+    let (name, value) = marker.split_once('=').unwrap();
+    let (line, _) = run(
+        "setsid sh -c 'sleep 300' </dev/null >/dev/null 2>&1 & echo started",
+        &[(name, value.to_string())],
+    );
+    assert_eq!(line, "started");
+    let survivors = carrying(&marker);
     assert!(survivors.is_empty(), "left running: {survivors:?}");
 }
 
@@ -394,17 +400,7 @@ fn a_cgroup_v2_folder_counts_the_cpu_of_every_process_and_ends_them_all() {
     );
     drop(bot);
     assert!(folders().is_empty(), "the bot's v2 cgroup is removed");
-    let survivors: Vec<String> = std::fs::read_dir("/proc")
-        .unwrap()
-        .flatten()
-        .filter(|e| {
-            std::fs::read(e.path().join("environ"))
-                .unwrap_or_default()
-                .split(|&b| b == 0)
-                .any(|v| v == marker.as_bytes())
-        })
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
+    let survivors = carrying(&marker);
     assert!(survivors.is_empty(), "left running: {survivors:?}");
 }
 
