@@ -1,8 +1,9 @@
 //! `sleuth`: the reference bot. It records everything it may see as
 //! constraints on who holds which card, counts the deals consistent with them
 //! exactly (`sleuth-infer`), asks the questions whose answers are expected to
-//! teach most about the envelope (in Speed Clue: whose worst answer leaves
-//! the fewest envelopes, `speed.rs`), walks towards the rooms where it can ask
+//! teach most about the envelope (in Speed Clue, unless the opponents ask
+//! like a weak field: whose worst answer leaves the fewest envelopes,
+//! `speed.rs`), walks towards the rooms where it can ask
 //! them, and accuses only when it is certain where a wrong accusation
 //! eliminates (earlier, on good odds, where it does not).
 //!
@@ -80,6 +81,8 @@ struct Game {
     learnt: Vec<usize>,
     /// Seats that no longer take turns.
     gone: Vec<bool>,
+    /// How the opponents ask (Speed Clue picks its question score by it).
+    field: speed::Field,
 }
 
 impl Sleuth {
@@ -140,6 +143,7 @@ impl Game {
             round: 0,
             learnt: vec![0; players],
             gone: vec![false; players],
+            field: speed::Field::default(),
         }
     }
 
@@ -185,9 +189,13 @@ impl Game {
                 }
             }
             Event::Suggested { seat, suggestion } => {
+                let cards: Vec<usize> = suggestion.cards.iter().map(|c| c.index()).collect();
+                if let Some(notes) = self.notes.as_ref().filter(|_| seat.index() != self.me) {
+                    self.field.observe(notes.knowledge(), seat.index(), &cards);
+                }
                 self.current = Some(Asked {
                     suggester: seat.index(),
-                    cards: suggestion.cards.iter().map(|c| c.index()).collect(),
+                    cards,
                 });
             }
             Event::Answered {
@@ -306,7 +314,7 @@ impl Game {
             me: self.me,
             shown: &self.shown_to_me,
         };
-        if self.setup.variant == Variant::Speedclue {
+        if self.setup.variant == Variant::Speedclue && !self.field.weak() {
             let ask = speed::Ask {
                 knowledge: notes.knowledge(),
                 belief: &belief,

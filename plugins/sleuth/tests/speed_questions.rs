@@ -1,7 +1,9 @@
 //! Speed Clue questions: sleuth asks one whose worst answer leaves the
 //! fewest envelopes (the contest winner's minimax, `worst.rs`), naming as
-//! few of its own cards as such a question can, never repeats one, and
-//! still answers once every question has been asked.
+//! few of its own cards as such a question can; once the opponents ask
+//! about cards it knows are held elsewhere (a weak field), the one of most
+//! expected information instead. It never repeats one, and still answers
+//! once every question has been asked.
 
 use clue_engine::decks;
 use clue_plugin_api::{
@@ -176,6 +178,79 @@ fn asks_a_question_of_least_worst_case() {
         },
     ];
     check(4, &[0, 6, 7, 12, 13], &answers);
+}
+
+#[test]
+fn against_a_weak_field_asks_the_most_informative_question() {
+    let hand = [0, 6, 7, 12, 13];
+    let setup = setup(4, &hand);
+    // Opponents naming our own cards (person 0, weapons 6 and 7), as a
+    // bot that does not reason about what others hold does.
+    let answers = [
+        Answer {
+            suggester: 1,
+            cards: [0, 6, 14],
+            passed: &[2, 3],
+            shown_by: None,
+        },
+        Answer {
+            suggester: 2,
+            cards: [1, 7, 12],
+            passed: &[],
+            shown_by: Some(3),
+        },
+    ];
+    let mut bot = sleuth::Sleuth::default();
+    bot.begin_game(&setup);
+    for answer in &answers {
+        watch(&mut bot, answer);
+    }
+    let mut best = f64::NEG_INFINITY;
+    for person in 0..6 {
+        for weapon in 6..12 {
+            for room in 12..21 {
+                let gain = bot
+                    .suggestion_gain(&[Card(person), Card(weapon), Card(room)])
+                    .expect("a game");
+                best = best.max(gain);
+            }
+        }
+    }
+    let asked = suggest(&mut bot).expect("a suggestion");
+    let cards: Vec<Card> = asked.iter().map(|&c| Card(c as u16)).collect();
+    let gain = bot.suggestion_gain(&cards).expect("a game");
+    assert!(
+        gain >= best - 1e-9,
+        "asked {asked:?} ({gain:.4} bits), the best teaches {best:.4}"
+    );
+    // Asked by the worst case, every question it could pick teaches less:
+    // the assertion above tells the two scores apart.
+    let (k, candidates) = knowledge(&setup, &answers);
+    let own = |cards: &[usize]| cards.iter().filter(|&&c| hand.contains(&(c as u16))).count();
+    let mut least: Option<((Left, usize), f64)> = None;
+    for person in 0..6u16 {
+        for weapon in 6..12u16 {
+            for room in 12..21u16 {
+                let cards = [usize::from(person), usize::from(weapon), usize::from(room)];
+                let Some(left) = worst_case(&k, &candidates, &[1, 2, 3], &cards, None) else {
+                    continue;
+                };
+                let key = (left, own(&cards));
+                let gain = bot
+                    .suggestion_gain(&[Card(person), Card(weapon), Card(room)])
+                    .expect("a game");
+                least = match least {
+                    Some((l, g)) if l < key || (l == key && g >= gain) => Some((l, g)),
+                    _ => Some((key, gain)),
+                };
+            }
+        }
+    }
+    let (_, minimax) = least.expect("some question");
+    assert!(
+        minimax < best - 1e-9,
+        "the worst case would pick as informative a question ({minimax:.4} bits)"
+    );
 }
 
 #[test]
