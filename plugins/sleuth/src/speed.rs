@@ -139,14 +139,7 @@ impl Ask<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn classic(players: usize) -> Knowledge {
-        let categories = [(0..6).collect(), (6..12).collect(), (12..21).collect()];
-        let sizes: Vec<usize> = (0..players)
-            .map(|p| 18 / players + usize::from(p < 18 % players))
-            .collect();
-        Knowledge::new(&categories, &[1, 1, 1], &sizes).unwrap()
-    }
+    use crate::worst::tests::classic;
 
     #[test]
     fn questions_about_known_cards_mark_a_weak_field() {

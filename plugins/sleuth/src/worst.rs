@@ -119,11 +119,11 @@ pub fn worst_case(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// The classic deck: persons 0..6, weapons 6..12, rooms 12..21.
-    fn classic(players: usize) -> Knowledge {
+    pub(crate) fn classic(players: usize) -> Knowledge {
         let categories = [(0..6).collect(), (6..12).collect(), (12..21).collect()];
         let sizes: Vec<usize> = (0..players)
             .map(|p| 18 / players + usize::from(p < 18 % players))

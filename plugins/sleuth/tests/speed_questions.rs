@@ -226,7 +226,12 @@ fn against_a_weak_field_asks_the_most_informative_question() {
     // Asked by the worst case, every question it could pick teaches less:
     // the assertion above tells the two scores apart.
     let (k, candidates) = knowledge(&setup, &answers);
-    let own = |cards: &[usize]| cards.iter().filter(|&&c| hand.contains(&(c as u16))).count();
+    let own = |cards: &[usize]| {
+        cards
+            .iter()
+            .filter(|&&c| hand.contains(&(c as u16)))
+            .count()
+    };
     let mut least: Option<((Left, usize), f64)> = None;
     for person in 0..6u16 {
         for weapon in 6..12u16 {
