@@ -19,6 +19,14 @@
 //!
 //! Both weights were chosen on `clue bench strength --uniclue-games`
 //! (docs/strength.md).
+//!
+//! The choice looks one query ahead only. Looking further was measured
+//! and did not pay: an exact second query gained 0.09 queries a deal for
+//! thirty times the work, and rollouts through the coming rooms in deals
+//! drawn from the belief did no better than this score, because a deal's
+//! queries to certainty vary far more from draw to draw than the
+//! candidates differ, so the draws a 100 ms decision affords pick among
+//! them nearly at random.
 
 use crate::Game;
 use crate::belief::Belief;
