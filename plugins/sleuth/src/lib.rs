@@ -48,6 +48,19 @@ pub struct Sleuth {
     game: Option<Game>,
 }
 
+/// Why `sleuth` made an accusation: the bench counts a wrong accusation
+/// against it only when it was certain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Grounds {
+    /// Only one envelope is consistent with what it knows.
+    Certain,
+    /// The likeliest envelope, on the odds: the race against the opponents
+    /// (`generalized`'s guesses), a cheap guess where a wrong one only costs
+    /// a turn (`csci306`), or a guess the rules force (out of queries, the
+    /// turn limit).
+    Odds,
+}
+
 /// The suggestion being answered.
 struct Asked {
     suggester: usize,
@@ -80,6 +93,8 @@ struct Game {
     learnt: Vec<usize>,
     /// Seats that no longer take turns.
     gone: Vec<bool>,
+    /// Why this bot made its latest accusation.
+    grounds: Option<Grounds>,
 }
 
 impl Sleuth {
@@ -97,6 +112,12 @@ impl Sleuth {
             shown: &game.shown_to_me,
         };
         Some(table.suggestion_gain(&cards, &responders))
+    }
+
+    /// Why this bot made its latest accusation in this game (`None` before
+    /// the first).
+    pub fn last_grounds(&self) -> Option<Grounds> {
+        self.game.as_ref()?.grounds
     }
 
     /// The chance this bot gives each envelope card being `card`.
@@ -140,6 +161,7 @@ impl Game {
             round: 0,
             learnt: vec![0; players],
             gone: vec![false; players],
+            grounds: None,
         }
     }
 
@@ -377,24 +399,33 @@ impl Game {
     }
 
     fn accuse(&mut self, request: &AccuseRequest) -> Option<Accusation> {
+        let (cards, grounds) = self.choose_accusation(request)?;
+        self.grounds = Some(grounds);
+        Some(self.accusation(&cards))
+    }
+
+    /// The envelope to accuse now, if any, and on what grounds.
+    fn choose_accusation(&mut self, request: &AccuseRequest) -> Option<(Vec<usize>, Grounds)> {
         let variant = self.setup.variant;
         let notes = self.notes.as_mut();
         let certain = notes.and_then(Notes::certain);
         if let Some(cards) = certain {
             if !cards.iter().any(|&c| self.holds(c)) {
-                return Some(self.accusation(&cards));
+                return Some((cards, Grounds::Certain));
             }
         }
         let top = self.top_guess();
         if request.point == AccusePoint::Forced {
             if variant == Variant::Speedclue {
+                // Nobody could disprove it and none of its cards is ours:
+                // it is the envelope.
                 if let Some((cards, false)) = &self.last {
                     if !cards.iter().any(|&c| self.holds(c)) {
-                        return Some(self.accusation(cards));
+                        return Some((cards.clone(), Grounds::Certain));
                     }
                 }
             }
-            return top.map(|(cards, _)| self.accusation(&cards));
+            return top.map(|(cards, _)| (cards, Grounds::Odds));
         }
         let (cards, p) = top?;
         let go = match variant {
@@ -408,7 +439,7 @@ impl Game {
             }
             _ => false,
         };
-        go.then(|| self.accusation(&cards))
+        go.then_some((cards, Grounds::Odds))
     }
 
     /// `generalized`: the chance of the best guess worth ending the game on
