@@ -9,6 +9,8 @@ pub struct Spy {
     pub inner: InProcess<sleuth::Sleuth>,
     /// Every accusation it made, with whether it was forced.
     pub accusations: Vec<(Accusation, bool)>,
+    /// Why it made each of them, as it says.
+    pub grounds: Vec<Option<sleuth::Grounds>>,
     pub suggestions: usize,
 }
 
@@ -17,6 +19,7 @@ impl Spy {
         Spy {
             inner: InProcess(sleuth::Sleuth::default()),
             accusations: Vec::new(),
+            grounds: Vec::new(),
             suggestions: 0,
         }
     }
@@ -31,9 +34,11 @@ impl SeatController for &mut Spy {
                 Reply::Accuse {
                     accusation: Some(a),
                 },
-            ) => self
-                .accusations
-                .push((a.clone(), r.point == AccusePoint::Forced)),
+            ) => {
+                self.accusations
+                    .push((a.clone(), r.point == AccusePoint::Forced));
+                self.grounds.push(self.inner.0.last_grounds());
+            }
             (
                 Request::Suggest(_),
                 Reply::Suggest {
