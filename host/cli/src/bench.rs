@@ -486,19 +486,26 @@ fn acceptance(rows: &[(Variant, u8, &str, Tally)], queries: Option<&Queries>) ->
         total.games,
         yes(total.wrong == 0)
     );
-    // Not a bar: a race accusation is a bet, judged by the win rate above.
+    // Not a bar: a race accusation is a bet, judged by what its games won.
     let (low, high) = wilson(total.race_wins, total.race_games);
-    println!(
-        "  race accusations where one eliminates: {} ({} right) in {} of the {} games; sleuth won {} of those games, {:.1}% (95% {:.1}%-{:.1}%)",
-        total.race,
-        total.race_right,
-        total.race_games,
-        total.games,
-        total.race_wins,
-        f64::from(total.race_wins) * 100.0 / f64::from(total.race_games.max(1)),
-        low * 100.0,
-        high * 100.0
-    );
+    if total.race_games == 0 {
+        println!(
+            "  race accusations where one eliminates: none in {} games",
+            total.games
+        );
+    } else {
+        println!(
+            "  race accusations where one eliminates: {} ({} right) in {} of the {} games; sleuth won {} of those games, {:.1}% (95% {:.1}%-{:.1}%)",
+            total.race,
+            total.race_right,
+            total.race_games,
+            total.games,
+            total.race_wins,
+            f64::from(total.race_wins) * 100.0 / f64::from(total.race_games),
+            low * 100.0,
+            high * 100.0
+        );
+    }
     let all_games: u32 =
         rows.iter().map(|(.., t)| t.games).sum::<u32>() + queries.map_or(0, |q| q.deals);
     let disqualified: u32 = rows.iter().map(|(.., t)| t.disqualified).sum::<u32>()
