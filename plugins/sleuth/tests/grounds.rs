@@ -33,12 +33,16 @@ fn grounds(config: &GameConfig, games: u64) -> [u32; 4] {
     counts
 }
 
+/// In Speed Clue sleuth accuses on the odds only in the race (an opponent
+/// all but sure to be certain first); every other accusation is certain,
+/// and right.
 #[test]
-fn speed_clue_accusations_are_certain() {
+fn speed_clue_accusations_are_certain_but_the_race() {
     let [right, wrong, odds_right, odds_wrong] =
         grounds(&GameConfig::new(Variant::Speedclue, 4), 40);
-    assert!(right > 10, "{right} certain accusations in 40 games");
-    assert_eq!([wrong, odds_right, odds_wrong], [0, 0, 0]);
+    assert!(right > 5, "{right} certain accusations in 40 games");
+    assert_eq!(wrong, 0);
+    assert!(odds_right + odds_wrong > 0, "no race in 40 games");
 }
 
 /// In `generalized` sleuth guesses before it is certain when an opponent is
