@@ -10,6 +10,10 @@
 //! and for each of its questions a card the shower held, the one it really
 //! showed when this bot saw it), and its envelopes still possible are
 //! counted exactly, as `rival` (and Spock before it) counts them.
+//!
+//! So every opponent is taken for an exact counter that accuses as soon as
+//! it is certain. Against bots that are not (`clueless`) it races when
+//! there is no race, and loses games it would have won (docs/strength.md).
 
 use sleuth_infer::{Config, Knowledge, Owner};
 
@@ -34,9 +38,10 @@ const COUNT: Config = Config {
     max_solutions: 1,
 };
 
-/// Counts (a deal drawn, an opponent's envelopes counted) per decision: a
-/// count costs about a tenth of a millisecond late in a game.
-const COUNTS: usize = 96;
+/// Counts (a deal drawn, an opponent's envelopes counted) per decision: at
+/// six players 96 took a decision past 100 ms (`clue bench decisions`), 64
+/// stay under 60 ms and win as often.
+const COUNTS: usize = 64;
 
 /// The least chance of the envelope worth accusing on the odds.
 pub(crate) const LEAST_CHANCE: f64 = 0.2;
