@@ -1,20 +1,29 @@
 //! `clue bench strength`: how strong `sleuth` is. Over N seeded games per
 //! variant it plays `sleuth` against `notebook` and against `clueless` and
-//! prints win rates with 95% Wilson intervals, its wrong accusations,
-//! disqualifications and time per call; then against `rival` (the 2014
+//! prints win rates with 95% Wilson intervals, its accusations, wrong
+//! ones and disqualifications, and time per call; then against `rival` (the 2014
 //! Speed Clue winner's approach, `plugins/rival`): 3- and 4-player Speed Clue
 //! and every board variant; for `uniclue` it prints the distribution of
 //! queries to a correct accusation over random deals with 3 to 6 players.
 //! `sleuth`'s seat rotates over every seat, so each seat order is played.
+//!
+//! `sleuth` plays in-process and says why it made each accusation
+//! ([`sleuth::Grounds`]): a wrong accusation it was certain of is a bug and
+//! counts as `wrong`; one on the odds (the race against the opponents,
+//! `generalized`'s guesses, a cheap guess in `csci306`, a forced guess) is
+//! counted apart as `race`, with how many were right and the win rate of
+//! the games that had one, so the acceptance can hold the first to zero
+//! and weigh the second by what it wins.
 
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use clue_arena::stats::wilson;
-use clue_engine::{Fault, GameConfig, Outcome, SeatController, acting_seats, play};
-use clue_plugin_api::{Reply, Request, Variant};
+use clue_engine::{Fault, GameConfig, InProcess, Outcome, SeatController, acting_seats, play};
+use clue_plugin_api::{Card, Reply, Request, Variant};
 use clue_runtime::bots;
+use sleuth::{Grounds, Sleuth};
 
 #[derive(clap::Subcommand)]
 pub enum BenchCommand {
@@ -67,12 +76,19 @@ pub fn run(command: BenchCommand) -> anyhow::Result<ExitCode> {
 }
 
 /// What one game said about sleuth.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct Tally {
     games: u32,
     wins: u32,
     draws: u32,
+    /// Wrong accusations sleuth made while certain.
     wrong: u32,
+    /// Accusations on the odds ([`Grounds::Odds`]), and how many were right.
+    race: u32,
+    race_right: u32,
+    /// Games with an accusation on the odds, and how many of them sleuth won.
+    race_games: u32,
+    race_wins: u32,
     disqualified: u32,
     calls: u64,
     time: Duration,
@@ -85,31 +101,68 @@ impl Tally {
         self.wins += other.wins;
         self.draws += other.draws;
         self.wrong += other.wrong;
+        self.race += other.race;
+        self.race_right += other.race_right;
+        self.race_games += other.race_games;
+        self.race_wins += other.race_wins;
         self.disqualified += other.disqualified;
         self.calls += other.calls;
         self.time += other.time;
         self.slowest = self.slowest.max(other.slowest);
     }
+
+    /// Counts one game's accusations: a wrong one is `wrong` only when
+    /// sleuth was certain of it. Call after `wins` is set.
+    fn count_accusations(&mut self, envelope: &[Card], accusations: &[(Vec<Card>, Grounds)]) {
+        let mut envelope = envelope.to_vec();
+        envelope.sort_unstable();
+        for (cards, grounds) in accusations {
+            let mut cards = cards.clone();
+            cards.sort_unstable();
+            let right = cards == envelope;
+            match grounds {
+                Grounds::Certain => self.wrong += u32::from(!right),
+                Grounds::Odds => {
+                    self.race += 1;
+                    self.race_right += u32::from(right);
+                }
+            }
+        }
+        if accusations.iter().any(|(_, g)| *g == Grounds::Odds) {
+            self.race_games += 1;
+            self.race_wins += self.wins;
+        }
+    }
 }
 
-/// Times every call of the bot it wraps.
-struct Timed {
-    inner: Box<dyn SeatController>,
+/// Plays sleuth, timing every call and keeping each accusation with the
+/// grounds sleuth gives for it.
+struct Hero {
+    sleuth: InProcess<Sleuth>,
     calls: u64,
     time: Duration,
     slowest: Duration,
+    accusations: Vec<(Vec<Card>, Grounds)>,
 }
 
-impl SeatController for &mut Timed {
+impl SeatController for &mut Hero {
     fn call(&mut self, request: &Request) -> Result<Reply, Fault> {
         let started = Instant::now();
-        let reply = self.inner.call(request);
+        let reply = self.sleuth.call(request);
         let took = started.elapsed();
         // Watching is bookkeeping; the decisions are what must be fast.
         if !matches!(request, Request::Watch { .. }) {
             self.calls += 1;
             self.time += took;
             self.slowest = self.slowest.max(took);
+        }
+        if let Ok(Reply::Accuse {
+            accusation: Some(accusation),
+        }) = &reply
+        {
+            // No grounds given: held to the strict count, as if certain.
+            let grounds = self.sleuth.0.last_grounds().unwrap_or(Grounds::Certain);
+            self.accusations.push((accusation.cards.clone(), grounds));
         }
         reply
     }
@@ -119,26 +172,26 @@ fn builtin(name: &str) -> anyhow::Result<Box<dyn SeatController>> {
     bots::builtin(name).with_context(|| format!("no built-in bot `{name}`"))
 }
 
-/// One game: `hero` at seat `seat`, `opponent` everywhere else. Returns the
-/// tally and the hero's suggestions.
+/// One game: sleuth at seat `seat`, `opponent` everywhere else. Returns the
+/// tally and sleuth's suggestions.
 fn one_game(
     config: &GameConfig,
     seed: u64,
     seat: usize,
-    hero: &str,
     opponent: &str,
 ) -> anyhow::Result<(Tally, u32)> {
     let seats = acting_seats(config);
     let seat = seat % seats;
-    let mut timed = Timed {
-        inner: builtin(hero)?,
+    let mut hero = Hero {
+        sleuth: InProcess(Sleuth::default()),
         calls: 0,
         time: Duration::ZERO,
         slowest: Duration::ZERO,
+        accusations: Vec::new(),
     };
     let record = {
         let mut controllers: Vec<Box<dyn SeatController + '_>> = Vec::new();
-        let mut hero_slot = Some(&mut timed);
+        let mut hero_slot = Some(&mut hero);
         for s in 0..seats {
             match (s == seat, hero_slot.take()) {
                 (true, Some(t)) => controllers.push(Box::new(t)),
@@ -151,16 +204,17 @@ fn one_game(
         play(config, seed, &mut controllers)?
     };
     let state = &record.seats[seat];
-    let tally = Tally {
+    let mut tally = Tally {
         games: 1,
         wins: u32::from(record.winner.is_some_and(|w| w.index() == seat)),
         draws: u32::from(record.winner.is_none()),
-        wrong: u32::from(state.outcome == Outcome::WrongAccusation),
         disqualified: u32::from(matches!(state.outcome, Outcome::Disqualified(_))),
-        calls: timed.calls,
-        time: timed.time,
-        slowest: timed.slowest,
+        calls: hero.calls,
+        time: hero.time,
+        slowest: hero.slowest,
+        ..Tally::default()
     };
+    tally.count_accusations(&record.envelope, &hero.accusations);
     Ok((tally, state.suggestions))
 }
 
@@ -208,23 +262,13 @@ fn strength(args: &StrengthArgs) -> anyhow::Result<ExitCode> {
         "sleuth, {} games per variant and opponent, seeds from {}; sleuth's seat rotates",
         args.games, args.seed
     );
+    println!(
+        "wrong: wrong accusations it was certain of; race: accusations on the odds, \
+         right: how many of those were right, won: the win rate of the games with one"
+    );
     println!();
     let mut rows: Vec<(Variant, u8, &str, Tally)> = Vec::new();
-    println!(
-        "{:<12} {:>7} {:<9} {:>6} {:>6} {:>7} {:>15} {:>6} {:>6} {:>4} {:>9} {:>9}",
-        "variant",
-        "players",
-        "against",
-        "games",
-        "wins",
-        "rate",
-        "95% interval",
-        "fair",
-        "wrong",
-        "dq",
-        "ms/call",
-        "max ms"
-    );
+    print_header();
     for &variant in &variants {
         let players = args
             .players
@@ -239,13 +283,7 @@ fn strength(args: &StrengthArgs) -> anyhow::Result<ExitCode> {
                 _ => args.games,
             };
             let results = play_many(games, args.jobs, |i| {
-                one_game(
-                    &config,
-                    args.seed + u64::from(i),
-                    i as usize,
-                    "sleuth",
-                    opponent,
-                )
+                one_game(&config, args.seed + u64::from(i), i as usize, opponent)
             })?;
             let mut total = Tally::default();
             results.iter().for_each(|(t, _)| total.add(t));
@@ -268,6 +306,7 @@ fn strength(args: &StrengthArgs) -> anyhow::Result<ExitCode> {
         println!(
             "against rival, {rival_games} games per table (sleuth in one seat, rival in the others)"
         );
+        print_header();
         for (variant, players) in RIVAL_TABLES {
             if !variants.contains(&variant) {
                 continue;
@@ -278,13 +317,7 @@ fn strength(args: &StrengthArgs) -> anyhow::Result<ExitCode> {
                 .validate()
                 .with_context(|| format!("{variant} with {players} players"))?;
             let results = play_many(rival_games, args.jobs, |i| {
-                one_game(
-                    &config,
-                    args.seed + u64::from(i),
-                    i as usize,
-                    "sleuth",
-                    "rival",
-                )
+                one_game(&config, args.seed + u64::from(i), i as usize, "rival")
             })?;
             let mut total = Tally::default();
             results.iter().for_each(|(t, _)| total.add(t));
@@ -444,13 +477,35 @@ fn acceptance(rows: &[(Variant, u8, &str, Tally)], queries: Option<&Queries>) ->
         .filter(|(v, ..)| ELIMINATING.contains(v))
         .map(|(.., t)| t)
         .collect();
-    let games: u32 = eliminating.iter().map(|t| t.games).sum();
-    let wrong: u32 = eliminating.iter().map(|t| t.wrong).sum();
-    met &= wrong == 0;
+    let mut total = Tally::default();
+    eliminating.iter().for_each(|t| total.add(t));
+    met &= total.wrong == 0;
     println!(
-        "  wrong accusations where one eliminates (classic, framework, uniclue, cyberclue, speedclue): {wrong} in {games} games: {}",
-        yes(wrong == 0)
+        "  wrong accusations the race rule did not choose, where one eliminates (classic, framework, uniclue, cyberclue, speedclue): {} in {} games: {}",
+        total.wrong,
+        total.games,
+        yes(total.wrong == 0)
     );
+    // Not a bar: a race accusation is a bet, judged by what its games won.
+    let (low, high) = wilson(total.race_wins, total.race_games);
+    if total.race_games == 0 {
+        println!(
+            "  race accusations where one eliminates: none in {} games",
+            total.games
+        );
+    } else {
+        println!(
+            "  race accusations where one eliminates: {} ({} right) in {} of the {} games; sleuth won {} of those games, {:.1}% (95% {:.1}%-{:.1}%)",
+            total.race,
+            total.race_right,
+            total.race_games,
+            total.games,
+            total.race_wins,
+            f64::from(total.race_wins) * 100.0 / f64::from(total.race_games),
+            low * 100.0,
+            high * 100.0
+        );
+    }
     let all_games: u32 =
         rows.iter().map(|(.., t)| t.games).sum::<u32>() + queries.map_or(0, |q| q.deals);
     let disqualified: u32 = rows.iter().map(|(.., t)| t.disqualified).sum::<u32>()
@@ -463,6 +518,27 @@ fn acceptance(rows: &[(Variant, u8, &str, Tally)], queries: Option<&Queries>) ->
     met
 }
 
+fn print_header() {
+    println!(
+        "{:<12} {:>7} {:<9} {:>6} {:>6} {:>7} {:>15} {:>6} {:>5} {:>5} {:>5} {:>6} {:>4} {:>8} {:>8}",
+        "variant",
+        "players",
+        "against",
+        "games",
+        "wins",
+        "rate",
+        "95% interval",
+        "fair",
+        "wrong",
+        "race",
+        "right",
+        "won",
+        "dq",
+        "ms/call",
+        "max ms"
+    );
+}
+
 fn print_row(variant: Variant, players: u8, against: &str, t: &Tally, seats: usize) {
     let rate = f64::from(t.wins) / f64::from(t.games.max(1));
     let (low, high) = wilson(t.wins, t.games);
@@ -471,8 +547,16 @@ fn print_row(variant: Variant, players: u8, against: &str, t: &Tally, seats: usi
     } else {
         t.time.as_secs_f64() * 1000.0 / t.calls as f64
     };
+    let race_won = if t.race_games == 0 {
+        "-".to_string()
+    } else {
+        format!(
+            "{:.1}%",
+            f64::from(t.race_wins) * 100.0 / f64::from(t.race_games)
+        )
+    };
     println!(
-        "{:<12} {:>7} {:<9} {:>6} {:>6} {:>6.1}% {:>6.1}%-{:>6.1}% {:>5.1}% {:>6} {:>4} {:>9.3} {:>9.1}",
+        "{:<12} {:>7} {:<9} {:>6} {:>6} {:>6.1}% {:>6.1}%-{:>6.1}% {:>5.1}% {:>5} {:>5} {:>5} {:>6} {:>4} {:>8.3} {:>8.1}",
         variant.name(),
         players,
         against,
@@ -483,6 +567,9 @@ fn print_row(variant: Variant, players: u8, against: &str, t: &Tally, seats: usi
         high * 100.0,
         100.0 / seats.max(1) as f64,
         t.wrong,
+        t.race,
+        t.race_right,
+        race_won,
         t.disqualified,
         mean_ms,
         t.slowest.as_secs_f64() * 1000.0
@@ -516,7 +603,7 @@ fn uniclue_queries(args: &StrengthArgs) -> anyhow::Result<Option<Queries>> {
         .collect();
     let results = play_many(games, args.jobs, |i| {
         let config = &configs[i as usize % configs.len()];
-        one_game(config, args.seed + u64::from(i), 0, "sleuth", "notebook")
+        one_game(config, args.seed + u64::from(i), 0, "notebook")
     })?;
     let mut rows: Vec<(String, Vec<&(Tally, u32)>)> = (3..=6)
         .map(|p| {
@@ -568,4 +655,67 @@ fn uniclue_queries(args: &StrengthArgs) -> anyhow::Result<Option<Queries>> {
         }
     }
     Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `count_accusations` makes of one game's accusations, against
+    /// the envelope 0, 6, 12: (wrong, race, race right, race games, race wins).
+    fn check(won: bool, accusations: &[(&[u16], Grounds)], expected: (u32, u32, u32, u32, u32)) {
+        let mut tally = Tally {
+            games: 1,
+            wins: u32::from(won),
+            ..Tally::default()
+        };
+        let accusations: Vec<(Vec<Card>, Grounds)> = accusations
+            .iter()
+            .map(|(cards, grounds)| (cards.iter().map(|&c| Card(c)).collect(), *grounds))
+            .collect();
+        tally.count_accusations(&[Card(0), Card(6), Card(12)], &accusations);
+        let got = (
+            tally.wrong,
+            tally.race,
+            tally.race_right,
+            tally.race_games,
+            tally.race_wins,
+        );
+        assert_eq!(got, expected, "{accusations:?}, won: {won}");
+    }
+
+    #[test]
+    fn a_wrong_accusation_counts_as_wrong_only_when_certain() {
+        check(false, &[], (0, 0, 0, 0, 0));
+        check(true, &[(&[12, 0, 6], Grounds::Certain)], (0, 0, 0, 0, 0));
+        check(false, &[(&[0, 6, 13], Grounds::Certain)], (1, 0, 0, 0, 0));
+        check(false, &[(&[0, 6, 13], Grounds::Odds)], (0, 1, 0, 1, 0));
+        check(true, &[(&[6, 0, 12], Grounds::Odds)], (0, 1, 1, 1, 1));
+        // csci306: a wrong guess costs a turn, and the game goes on.
+        check(
+            true,
+            &[
+                (&[1, 6, 12], Grounds::Odds),
+                (&[0, 6, 12], Grounds::Certain),
+            ],
+            (0, 1, 0, 1, 1),
+        );
+    }
+
+    #[test]
+    fn the_bench_counts_sleuths_guesses_apart() {
+        // In `generalized` sleuth guesses on the odds when an opponent is
+        // about to know the hidden items.
+        let config = GameConfig::new(Variant::Generalized, 3);
+        let mut total = Tally::default();
+        for i in 0..30u32 {
+            let (tally, _) = one_game(&config, 1 + u64::from(i), i as usize, "notebook")
+                .expect("a built-in game");
+            total.add(&tally);
+        }
+        assert_eq!(total.wrong, 0, "{total:?}");
+        assert!(total.race > total.race_right, "{total:?}");
+        assert!(total.race_right > 0, "{total:?}");
+        assert!(total.race_wins <= total.race_right, "{total:?}");
+    }
 }

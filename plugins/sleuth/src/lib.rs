@@ -5,7 +5,9 @@
 //! like a weak field: whose worst answer leaves the fewest envelopes,
 //! `speed.rs`), walks towards the rooms where it can ask
 //! them, and accuses only when it is certain where a wrong accusation
-//! eliminates (earlier, on good odds, where it does not).
+//! eliminates (earlier, on good odds, where it does not), but for Speed
+//! Clue's race: its likeliest envelope when an opponent is all but sure to
+//! be certain first (`race.rs`).
 //!
 //! ```
 //! use clue_engine::{GameConfig, InProcess, SeatController, play};
@@ -26,6 +28,7 @@ mod belief;
 mod board;
 mod gain;
 mod generalized;
+mod race;
 mod speed;
 mod uniclue;
 pub mod worst;
@@ -40,6 +43,7 @@ use clue_plugin_api::{
     RespondRequest, Seat, Setup, SuggestRequest, Suggestion, Variant,
 };
 use gain::Table;
+use race::{Exchange, Race};
 use sleuth_infer::{Knowledge, Owner};
 
 /// The reference bot. One value plays one game at a time; `begin_game`
@@ -47,6 +51,19 @@ use sleuth_infer::{Knowledge, Owner};
 #[derive(Default)]
 pub struct Sleuth {
     game: Option<Game>,
+}
+
+/// Why `sleuth` made an accusation: the bench counts a wrong accusation
+/// against it only when it was certain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Grounds {
+    /// Only one envelope is consistent with what it knows.
+    Certain,
+    /// The likeliest envelope, on the odds: the race against the opponents
+    /// (`generalized`'s guesses), a cheap guess where a wrong one only costs
+    /// a turn (`csci306`), or a guess the rules force (out of queries, the
+    /// turn limit).
+    Odds,
 }
 
 /// The suggestion being answered.
@@ -83,6 +100,13 @@ struct Game {
     gone: Vec<bool>,
     /// How the opponents ask (Speed Clue picks its question score by it).
     field: speed::Field,
+    /// Why this bot made its latest accusation.
+    grounds: Option<Grounds>,
+    /// Every question somebody disproved, in order.
+    exchanges: Vec<Exchange>,
+    /// Speed Clue, contest rules: another seat's question nobody disproved,
+    /// while that seat may still accuse on it.
+    undisproved: Option<(usize, Vec<usize>)>,
 }
 
 impl Sleuth {
@@ -100,6 +124,19 @@ impl Sleuth {
             shown: &game.shown_to_me,
         };
         Some(table.suggestion_gain(&cards, &responders))
+    }
+
+    /// Why this bot made its latest accusation in this game (`None` before
+    /// the first).
+    pub fn last_grounds(&self) -> Option<Grounds> {
+        self.game.as_ref()?.grounds
+    }
+
+    /// Whether this bot takes its opponents for a weak field: their
+    /// questions name cards it knows to be held elsewhere (`speed::Field`).
+    /// Then it asks by the expected information and does not race.
+    pub fn weak_field(&self) -> Option<bool> {
+        Some(self.game.as_ref()?.field.weak())
     }
 
     /// The chance this bot gives each envelope card being `card`.
@@ -144,6 +181,9 @@ impl Game {
             learnt: vec![0; players],
             gone: vec![false; players],
             field: speed::Field::default(),
+            grounds: None,
+            exchanges: Vec::new(),
+            undisproved: None,
         }
     }
 
@@ -181,8 +221,26 @@ impl Game {
     }
 
     fn watch(&mut self, event: &Event) {
+        if let Event::Accused { seat, .. } = event {
+            // After its unanswered question a seat accused, forced or not:
+            // nothing is known of its hand.
+            if self
+                .undisproved
+                .as_ref()
+                .is_some_and(|(s, _)| *s == seat.index())
+            {
+                self.undisproved = None;
+            }
+        }
         match event {
-            Event::TurnBegan { round, .. } => self.round = *round,
+            Event::TurnBegan { round, .. } => {
+                self.round = *round;
+                // Had it held none of the cards it asked, the rules would
+                // have made it accuse; it did not, so it holds one of them.
+                if let Some((seat, cards)) = self.undisproved.take() {
+                    self.learn_both(|k| k.add_has_one_of(seat, &cards));
+                }
+            }
             Event::Disqualified { seat, .. } => {
                 if let Some(gone) = self.gone.get_mut(seat.index()) {
                     *gone = true;
@@ -255,6 +313,11 @@ impl Game {
         }
         if suggester == self.me {
             self.last = Some((cards.clone(), shown_by.is_some()));
+        } else if shown_by.is_none()
+            && self.setup.variant == Variant::Speedclue
+            && self.setup.rules.contest_rules
+        {
+            self.undisproved = Some((suggester, cards.clone()));
         }
         let Some(seat) = shown_by.map(|s| s.index()).filter(|&s| s < self.players) else {
             return;
@@ -262,7 +325,14 @@ impl Game {
         if let Some(learnt) = self.learnt.get_mut(suggester) {
             *learnt += 1;
         }
-        match card.map(|c| c.index()).filter(|&c| valid(c)) {
+        let card = card.map(|c| c.index()).filter(|&c| valid(c));
+        self.exchanges.push(Exchange {
+            suggester,
+            cards: cards.clone(),
+            shower: seat,
+            card,
+        });
+        match card {
             Some(card) => {
                 if let Some(notes) = self.notes.as_mut() {
                     notes.learn(|k| k.add_has(Owner::Player(seat), card));
@@ -385,30 +455,40 @@ impl Game {
     }
 
     fn accuse(&mut self, request: &AccuseRequest) -> Option<Accusation> {
+        let (cards, grounds) = self.choose_accusation(request)?;
+        self.grounds = Some(grounds);
+        Some(self.accusation(&cards))
+    }
+
+    /// The envelope to accuse now, if any, and on what grounds.
+    fn choose_accusation(&mut self, request: &AccuseRequest) -> Option<(Vec<usize>, Grounds)> {
         let variant = self.setup.variant;
         let notes = self.notes.as_mut();
         let certain = notes.and_then(Notes::certain);
         if let Some(cards) = certain {
             if !cards.iter().any(|&c| self.holds(c)) {
-                return Some(self.accusation(&cards));
+                return Some((cards, Grounds::Certain));
             }
         }
         let top = self.top_guess();
         if request.point == AccusePoint::Forced {
             if variant == Variant::Speedclue {
+                // Nobody could disprove it and none of its cards is ours:
+                // it is the envelope.
                 if let Some((cards, false)) = &self.last {
                     if !cards.iter().any(|&c| self.holds(c)) {
-                        return Some(self.accusation(cards));
+                        return Some((cards.clone(), Grounds::Certain));
                     }
                 }
             }
-            return top.map(|(cards, _)| self.accusation(&cards));
+            return top.map(|(cards, _)| (cards, Grounds::Odds));
         }
         let (cards, p) = top?;
         let go = match variant {
             // A wrong accusation only costs a turn.
             Variant::Csci306 => p >= 0.15,
             Variant::Generalized => p >= self.guess_threshold(),
+            Variant::Speedclue => self.race_is_lost_by_waiting(p),
             // Out of queries: a guess is better than the certain disqualification.
             Variant::Uniclue => {
                 let limit = self.setup.rules.query_limit.unwrap_or(u32::MAX) as usize;
@@ -416,7 +496,42 @@ impl Game {
             }
             _ => false,
         };
-        go.then(|| self.accusation(&cards))
+        go.then_some((cards, Grounds::Odds))
+    }
+
+    /// Speed Clue: whether to accuse the likeliest envelope, of chance `p`,
+    /// before being certain: when an opponent is all but sure to be certain
+    /// before this bot's next turn, waiting has nothing left to win. The
+    /// bar is on the opponents, not on `p`: this bot's chances are poorly
+    /// calibrated against opponents whose questions follow their own
+    /// candidates (`rival`: a top envelope of 0.4 was right one time in
+    /// ten, docs/strength.md), so comparing `p` with the chance of winning
+    /// by waiting misjudges the bet.
+    fn race_is_lost_by_waiting(&mut self, p: f64) -> bool {
+        // The race takes every opponent for an exact counter; a field that
+        // asks like a weak one is not, and against it the bets only lose
+        // (against three `clueless`, 85.5% of the games with them, 92.0%
+        // without; docs/strength.md).
+        if p < race::LEAST_CHANCE || self.field.weak() {
+            return false;
+        }
+        let rivals: Vec<usize> = (0..self.players)
+            .filter(|&s| s != self.me && !self.gone[s])
+            .collect();
+        let (Some(notes), Some(public)) = (self.notes.as_mut(), self.public.as_ref()) else {
+            return false;
+        };
+        let belief = notes.belief().clone();
+        let race = Race {
+            knowledge: notes.knowledge(),
+            belief: &belief,
+            public,
+            exchanges: &self.exchanges,
+            rivals: &rivals,
+            seed: self.setup.seed ^ u64::from(self.round),
+        };
+        race.nobody_solves()
+            .is_some_and(|nobody| nobody < race::LOST_BY_WAITING)
     }
 
     /// `generalized`: the chance of the best guess worth ending the game on

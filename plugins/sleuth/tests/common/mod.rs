@@ -9,6 +9,10 @@ pub struct Spy {
     pub inner: InProcess<sleuth::Sleuth>,
     /// Every accusation it made, with whether it was forced.
     pub accusations: Vec<(Accusation, bool)>,
+    /// Why it made each of them, as it says.
+    pub grounds: Vec<Option<sleuth::Grounds>>,
+    /// Whether it took the opponents for a weak field when it made each.
+    pub weak_field: Vec<Option<bool>>,
     pub suggestions: usize,
 }
 
@@ -17,6 +21,8 @@ impl Spy {
         Spy {
             inner: InProcess(sleuth::Sleuth::default()),
             accusations: Vec::new(),
+            grounds: Vec::new(),
+            weak_field: Vec::new(),
             suggestions: 0,
         }
     }
@@ -31,9 +37,12 @@ impl SeatController for &mut Spy {
                 Reply::Accuse {
                     accusation: Some(a),
                 },
-            ) => self
-                .accusations
-                .push((a.clone(), r.point == AccusePoint::Forced)),
+            ) => {
+                self.accusations
+                    .push((a.clone(), r.point == AccusePoint::Forced));
+                self.grounds.push(self.inner.0.last_grounds());
+                self.weak_field.push(self.inner.0.weak_field());
+            }
             (
                 Request::Suggest(_),
                 Reply::Suggest {
