@@ -35,17 +35,21 @@ fn grounds(config: &GameConfig, games: u64, opponents: Opponents) -> [u32; 4] {
 
 /// In Speed Clue sleuth accuses on the odds only in the race (an opponent
 /// all but sure to be certain first); every other accusation is certain,
-/// and right.
+/// and right. Against other `sleuth`s (exact counters, the field the race
+/// is for) it races.
 #[test]
 fn speed_clue_accusations_are_certain_but_the_race() {
-    let [right, wrong, odds_right, odds_wrong] = grounds(
-        &GameConfig::new(Variant::Speedclue, 4),
-        40,
-        Opponents::Notebook,
-    );
+    let config = GameConfig::new(Variant::Speedclue, 4);
+    let [right, wrong, ..] = grounds(&config, 40, Opponents::Notebook);
     assert!(right > 5, "{right} certain accusations in 40 games");
     assert_eq!(wrong, 0);
-    assert!(odds_right + odds_wrong > 0, "no race in 40 games");
+    let [right, wrong, odds_right, odds_wrong] = grounds(&config, 40, Opponents::Sleuth);
+    assert!(right > 5, "{right} certain accusations in 40 games");
+    assert_eq!(wrong, 0);
+    assert!(
+        odds_right + odds_wrong > 0,
+        "no race in 40 games against sleuths"
+    );
 }
 
 /// In `generalized` sleuth guesses before it is certain when an opponent is

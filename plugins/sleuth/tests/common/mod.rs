@@ -60,6 +60,8 @@ impl SeatController for &mut Spy {
 pub enum Opponents {
     Notebook,
     Clueless,
+    /// More `sleuth`s: exact counters, the field its race is made for.
+    Sleuth,
 }
 
 /// One game with sleuth at `seat` (the client in `uniclue`), the other
@@ -85,6 +87,7 @@ pub fn game(
                 bots.push(match opponents {
                     Opponents::Notebook => Box::new(InProcess(notebook::Notebook::default())),
                     Opponents::Clueless => Box::new(InProcess(clueless::Clueless::default())),
+                    Opponents::Sleuth => Box::new(InProcess(sleuth::Sleuth::default())),
                 });
             }
         }
