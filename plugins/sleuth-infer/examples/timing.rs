@@ -11,27 +11,10 @@
 use std::error::Error;
 use std::time::{Duration, Instant};
 
-use sleuth_infer::{Config, Knowledge, Owner};
+use sleuth_infer::{Config, Knowledge, Owner, Rng};
 
 const PLAYERS: usize = 6;
 const SUGGESTIONS: usize = 30;
-
-/// SplitMix64.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, bound: usize) -> usize {
-        (self.next() % bound as u64) as usize
-    }
-}
 
 struct Stats {
     times: Vec<Duration>,
@@ -52,7 +35,7 @@ fn main() -> Result<(), Box<dyn Error>> {
             sampled: 0,
         })
         .collect();
-    let mut rng = Rng(2024);
+    let mut rng = Rng::new(2024);
     let mut solved = 0;
     for _ in 0..games {
         let deal = deal(&categories, &mut rng);
@@ -138,14 +121,14 @@ fn main() -> Result<(), Box<dyn Error>> {
     report("20 clauses only ", &dense);
 
     for (items, hidden, players) in [(30, 3, 3), (60, 3, 3)] {
-        let seed = rng.next();
+        let seed = rng.next_u64();
         generalized(
             items,
             hidden,
             players,
             games.min(50),
             &config,
-            &mut Rng(seed),
+            &mut Rng::new(seed),
         )?;
     }
     // What the fallback costs, forced on the same kind of states.
@@ -175,9 +158,7 @@ fn generalized(
     };
     for _ in 0..games {
         let mut order: Vec<usize> = (0..items).collect();
-        for i in (1..items).rev() {
-            order.swap(i, rng.below(i + 1));
-        }
+        rng.shuffle(&mut order);
         let mut deal = vec![Owner::Envelope; items];
         for (i, &item) in order[hidden..].iter().enumerate() {
             deal[item] = Owner::Player(i / hand_size);

@@ -76,3 +76,4 @@ pub use cards::MAX_CARDS;
 pub use error::{Contradiction, SetupError};
 pub use knowledge::{Knowledge, MAX_PLAYERS, Owner};
 pub use probabilities::{Config, Probabilities, Solution};
+pub use sample::Rng;

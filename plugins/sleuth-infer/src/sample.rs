@@ -29,15 +29,18 @@ pub(crate) struct Tally {
     pub(crate) envelopes: HashMap<CardSet, u64>,
 }
 
-/// SplitMix64: small, seedable, and the same on every platform.
-pub(crate) struct Rng(u64);
+/// SplitMix64: small, seedable, and the same on every platform and in
+/// wasm. Hand-written rather than taken from `rand`: ten lines keep the
+/// solver free of dependencies, and its samples (and `sleuth`'s race, which
+/// draws deals with it) the same wherever the bot runs.
+pub struct Rng(u64);
 
 impl Rng {
-    pub(crate) fn new(seed: u64) -> Rng {
+    pub fn new(seed: u64) -> Rng {
         Rng(seed)
     }
 
-    pub(crate) fn next_u64(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -46,8 +49,20 @@ impl Rng {
     }
 
     /// Uniform in `0..bound` (`bound > 0`).
-    pub(crate) fn below(&mut self, bound: usize) -> usize {
+    pub fn below(&mut self, bound: usize) -> usize {
         ((self.next_u64() as u128 * bound as u128) >> 64) as usize
+    }
+
+    /// Uniform in `[0, 1)`.
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// A uniform shuffle (Fisher-Yates).
+    pub fn shuffle(&mut self, items: &mut [usize]) {
+        for i in (1..items.len()).rev() {
+            items.swap(i, self.below(i + 1));
+        }
     }
 }
 

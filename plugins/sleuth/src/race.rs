@@ -15,7 +15,7 @@
 //! it is certain. Against bots that are not (`clueless`) it races when
 //! there is no race, and loses games it would have won (docs/strength.md).
 
-use sleuth_infer::{Config, Knowledge, Owner};
+use sleuth_infer::{Config, Knowledge, Owner, Rng};
 
 use crate::belief::Belief;
 
@@ -84,7 +84,7 @@ impl Race<'_> {
         if self.rivals.is_empty() {
             return Some(1.0);
         }
-        let mut rng = Rng(self.seed);
+        let mut rng = Rng::new(self.seed);
         let deals = (COUNTS / self.rivals.len()).max(4);
         let mut total = 0.0;
         let mut drawn = 0;
@@ -194,34 +194,5 @@ fn solve_chance(left: Option<u128>) -> f64 {
         Some(2) => 0.8,
         Some(n) => 1.0 / n as f64,
         None => 0.0,
-    }
-}
-
-/// SplitMix64: small, seedable, the same on every platform.
-struct Rng(u64);
-
-impl Rng {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..bound` (`bound > 0`).
-    fn below(&mut self, bound: usize) -> usize {
-        ((u128::from(self.next_u64()) * bound as u128) >> 64) as usize
-    }
-
-    /// Uniform in `[0, 1)`.
-    fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    fn shuffle(&mut self, items: &mut [usize]) {
-        for i in (1..items.len()).rev() {
-            items.swap(i, self.below(i + 1));
-        }
     }
 }
