@@ -2,32 +2,17 @@
 //! it: with two envelopes left, another player's wrong accusation of one
 //! makes sleuth accuse the other.
 
-use clue_engine::decks;
+mod common;
+
 use clue_plugin_api::{
-    Accusation, AccusePoint, AccuseRequest, Card, Event, Player, Rules, Seat, Setup, Suggestion,
-    Turn, Variant,
+    Accusation, AccusePoint, AccuseRequest, Card, Event, Player, Seat, Setup, Suggestion, Turn,
 };
 
 fn setup(contest_rules: bool) -> Setup {
-    Setup {
-        variant: Variant::Speedclue,
-        rules: Rules {
-            max_rounds: 200,
-            hidden: vec![1, 1, 1],
-            shown_to_all: false,
-            contest_rules,
-            query_limit: None,
-        },
-        players: 3,
-        seat: Seat(0),
-        deck: decks::classic(),
-        // Persons 2 to 5, weapon 6, room 12: persons 0 and 1 are open.
-        hand: [2, 3, 4, 5, 6, 12].map(Card).to_vec(),
-        hand_sizes: vec![6, 6, 6],
-        board: None,
-        starts: Vec::new(),
-        seed: 1,
-    }
+    // Persons 2 to 5, weapon 6, room 12: persons 0 and 1 are open.
+    let mut setup = common::speedclue_setup(3, &[2, 3, 4, 5, 6, 12]);
+    setup.rules.contest_rules = contest_rules;
+    setup
 }
 
 fn accuse(bot: &mut sleuth::Sleuth) -> Option<Vec<Card>> {

@@ -1,27 +1,11 @@
 //! Suggestion scoring: what is known teaches nothing, what is open teaches.
 
-use clue_engine::decks;
-use clue_plugin_api::{Card, Event, Player, Rules, Seat, Setup, Suggestion, Variant};
+mod common;
+
+use clue_plugin_api::{Card, Event, Player, Seat, Setup, Suggestion};
 
 fn setup(hand: &[u16]) -> Setup {
-    Setup {
-        variant: Variant::Speedclue,
-        rules: Rules {
-            max_rounds: 200,
-            hidden: vec![1, 1, 1],
-            shown_to_all: false,
-            contest_rules: true,
-            query_limit: None,
-        },
-        players: 3,
-        seat: Seat(0),
-        deck: decks::classic(),
-        hand: hand.iter().map(|&c| Card(c)).collect(),
-        hand_sizes: vec![6, 6, 6],
-        board: None,
-        starts: Vec::new(),
-        seed: 1,
-    }
+    common::speedclue_setup(3, hand)
 }
 
 fn gain(bot: &mut sleuth::Sleuth, cards: [u16; 3]) -> f64 {

@@ -5,36 +5,12 @@
 //! expected information instead. It never repeats one, and still answers
 //! once every question has been asked.
 
-use clue_engine::decks;
-use clue_plugin_api::{
-    Card, Event, Player, Rules, Seat, Setup, SuggestRequest, Suggestion, Turn, Variant,
-};
+mod common;
+
+use clue_plugin_api::{Card, Event, Player, Seat, Setup, SuggestRequest, Suggestion, Turn};
+use common::speedclue_setup as setup;
 use sleuth::worst::{Left, worst_case};
 use sleuth_infer::{Config, Knowledge};
-
-fn setup(players: u8, hand: &[u16]) -> Setup {
-    let sizes: Vec<u8> = (0..players)
-        .map(|p| 18 / players + u8::from(p < 18 % players))
-        .collect();
-    Setup {
-        variant: Variant::Speedclue,
-        rules: Rules {
-            max_rounds: 200,
-            hidden: vec![1, 1, 1],
-            shown_to_all: false,
-            contest_rules: true,
-            query_limit: None,
-        },
-        players,
-        seat: Seat(0),
-        deck: decks::classic(),
-        hand: hand.iter().map(|&c| Card(c)).collect(),
-        hand_sizes: sizes,
-        board: None,
-        starts: Vec::new(),
-        seed: 1,
-    }
-}
 
 fn suggest(bot: &mut sleuth::Sleuth) -> Option<Vec<usize>> {
     let request = SuggestRequest {

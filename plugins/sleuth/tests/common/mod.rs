@@ -2,7 +2,8 @@
 #![allow(dead_code)]
 
 use clue_engine::{Fault, GameConfig, GameRecord, InProcess, SeatController, acting_seats, play};
-use clue_plugin_api::{Accusation, AccusePoint, Reply, Request, Variant};
+use clue_engine::{deal, decks};
+use clue_plugin_api::{Accusation, AccusePoint, Card, Reply, Request, Rules, Seat, Setup, Variant};
 
 /// Passes requests to `sleuth` and records its accusations and queries.
 pub struct Spy {
@@ -112,4 +113,29 @@ pub fn every_variant() -> Vec<GameConfig> {
 /// Whether a wrong accusation takes the accuser out of the game.
 pub fn eliminates(variant: Variant) -> bool {
     !matches!(variant, Variant::Csci306 | Variant::Generalized)
+}
+
+/// Speed Clue under the contest rules at `players` seats, the classic deck,
+/// sleuth in seat 0 holding `hand`.
+pub fn speedclue_setup(players: u8, hand: &[u16]) -> Setup {
+    Setup {
+        variant: Variant::Speedclue,
+        rules: Rules {
+            max_rounds: 200,
+            hidden: vec![1, 1, 1],
+            shown_to_all: false,
+            contest_rules: true,
+            query_limit: None,
+        },
+        players,
+        seat: Seat(0),
+        deck: decks::classic(),
+        hand: hand.iter().map(|&c| Card(c)).collect(),
+        hand_sizes: (0..usize::from(players))
+            .map(|p| deal::hand_size(18, usize::from(players), p) as u8)
+            .collect(),
+        board: None,
+        starts: Vec::new(),
+        seed: 1,
+    }
 }
