@@ -107,6 +107,10 @@ struct Game {
     /// Speed Clue, contest rules: another seat's question nobody disproved,
     /// while that seat may still accuse on it.
     undisproved: Option<(usize, Vec<usize>)>,
+    /// `named[card]`: how many times opponents named the card in a question.
+    named: Vec<u32>,
+    /// Every opponent question: the asker and the cards.
+    asked: Vec<(usize, Vec<usize>)>,
 }
 
 impl Sleuth {
@@ -184,6 +188,8 @@ impl Game {
             grounds: None,
             exchanges: Vec::new(),
             undisproved: None,
+            named: vec![0; setup.deck.len()],
+            asked: Vec::new(),
         }
     }
 
@@ -250,6 +256,12 @@ impl Game {
                 let cards: Vec<usize> = suggestion.cards.iter().map(|c| c.index()).collect();
                 if let Some(notes) = self.notes.as_ref().filter(|_| seat.index() != self.me) {
                     self.field.observe(notes.knowledge(), seat.index(), &cards);
+                    for &c in &cards {
+                        if let Some(n) = self.named.get_mut(c) {
+                            *n += 1;
+                        }
+                    }
+                    self.asked.push((seat.index(), cards.clone()));
                 }
                 self.current = Some(Asked {
                     suggester: seat.index(),
@@ -499,14 +511,14 @@ impl Game {
         go.then_some((cards, Grounds::Odds))
     }
 
-    /// Speed Clue: whether to accuse the likeliest envelope, of chance `p`,
-    /// before being certain: when an opponent is all but sure to be certain
-    /// before this bot's next turn, waiting has nothing left to win. The
-    /// bar is on the opponents, not on `p`: this bot's chances are poorly
-    /// calibrated against opponents whose questions follow their own
-    /// candidates (`rival`: a top envelope of 0.4 was right one time in
-    /// ten, docs/strength.md), so comparing `p` with the chance of winning
-    /// by waiting misjudges the bet.
+    /// Speed Clue: whether to accuse the likeliest envelope, of chance `p`
+    /// (`guess_odds`), before being certain: when an opponent is likely
+    /// enough to be certain before this bot's next turn that waiting has
+    /// little left to win. The bar is on the opponents, not on `p`: on the
+    /// plain counts, comparing `p` with the chance of winning by waiting
+    /// misjudged the bet (docs/strength.md). Against a field that names its
+    /// own cards the odds are better and the bar is lower
+    /// (`race::LOST_BY_WAITING_NAMED`).
     fn race_is_lost_by_waiting(&mut self, p: f64) -> bool {
         // The race takes every opponent for an exact counter; a field that
         // asks like a weak one is not, and against it the bets only lose
@@ -515,13 +527,19 @@ impl Game {
         if p < race::LEAST_CHANCE || self.field.weak() {
             return false;
         }
+        let named = self.field_names_own_cards();
         let rivals: Vec<usize> = (0..self.players)
             .filter(|&s| s != self.me && !self.gone[s])
             .collect();
+        let Some(mut belief) = self.notes.as_mut().map(|notes| notes.belief().clone()) else {
+            return false;
+        };
+        if let Some(odds) = self.guess_odds() {
+            belief.solutions = odds;
+        }
         let (Some(notes), Some(public)) = (self.notes.as_mut(), self.public.as_ref()) else {
             return false;
         };
-        let belief = notes.belief().clone();
         let race = Race {
             knowledge: notes.knowledge(),
             belief: &belief,
@@ -530,8 +548,14 @@ impl Game {
             rivals: &rivals,
             seed: self.setup.seed ^ u64::from(self.round),
         };
-        race.nobody_solves()
-            .is_some_and(|nobody| nobody < race::LOST_BY_WAITING)
+        race.nobody_solves().is_some_and(|nobody| {
+            nobody
+                < if named {
+                    race::LOST_BY_WAITING_NAMED
+                } else {
+                    race::LOST_BY_WAITING
+                }
+        })
     }
 
     /// `generalized`: the chance of the best guess worth ending the game on
@@ -560,18 +584,42 @@ impl Game {
         }
     }
 
+    /// The envelopes and their chances that a guess bets on, most likely
+    /// first: in Speed Clue against a field that names its own cards, the
+    /// counts weighed by how often the opponents named each card
+    /// ([`race::named_odds`]); the counts alone elsewhere. Other fields name
+    /// the cards they do not know, the envelope's among them (`notebook`:
+    /// a likeliest card named three times or more was the envelope's three
+    /// times in four), so their questions are not read that way.
+    fn guess_odds(&mut self) -> Option<Vec<(Vec<usize>, f64)>> {
+        let counters = self.setup.variant == Variant::Speedclue && self.field_names_own_cards();
+        let named = &self.named;
+        let belief = self.notes.as_mut()?.belief();
+        Some(if counters {
+            race::named_odds(&belief.solutions, named)
+        } else {
+            belief.solutions.clone()
+        })
+    }
+
+    /// Whether the opponents name their own cards (`speed::names_own_cards`).
+    fn field_names_own_cards(&self) -> bool {
+        self.notes
+            .as_ref()
+            .is_some_and(|notes| speed::names_own_cards(notes.knowledge(), &self.asked, self.me))
+    }
+
     /// The most likely envelope holding none of this bot's cards.
     fn top_guess(&mut self) -> Option<(Vec<usize>, f64)> {
         let hand: Vec<usize> = self.setup.hand.iter().map(|c| c.index()).collect();
-        let notes = self.notes.as_mut()?;
-        let belief = notes.belief();
-        if let Some((cards, p)) = belief
-            .solutions
+        let solutions = self.guess_odds()?;
+        if let Some((cards, p)) = solutions
             .iter()
             .find(|(cards, _)| !cards.iter().any(|c| hand.contains(c)))
         {
             return Some((cards.clone(), *p));
         }
+        let belief = self.notes.as_mut()?.belief();
         // No listed envelope: the likeliest cards of each category.
         let mut cards = Vec::new();
         for (category, &count) in self.categories.iter().zip(&self.setup.rules.hidden) {
