@@ -1,6 +1,8 @@
 //! `clue bench decisions`: how long `sleuth` takes per decision at a full
 //! table on the classic deck. One game at a time (so the times are not
-//! shared with another game), sleuth's seat rotating among notebooks; every
+//! shared with another game), sleuth's seat rotating among the opponents
+//! (`--against`: `notebook` by default; against `rival` sleuth's Speed Clue
+//! questions are by the worst case and its race runs, the slow decisions); every
 //! call is timed and the table gives calls, mean, p95 and max per request
 //! kind and variant, then whether every decision kind stays within the
 //! budget (100 ms by default).
@@ -31,6 +33,10 @@ pub struct DecisionsArgs {
     /// The time a decision may take, in milliseconds
     #[arg(long, default_value_t = 100.0, value_name = "MS")]
     budget_ms: f64,
+    /// The built-in bot in every other seat (notebook, clueless, rival or
+    /// sleuth)
+    #[arg(long, default_value = "notebook", value_name = "BOT")]
+    against: String,
 }
 
 /// The request kinds, in the order the table lists them.
@@ -128,9 +134,11 @@ pub fn decisions(args: &DecisionsArgs) -> anyhow::Result<ExitCode> {
     } else {
         args.variants.clone()
     };
+    // A misspelt opponent is refused before any game is played.
+    builtin(&args.against)?;
     println!(
-        "sleuth's time per call, {} players, {} games per variant (seeds from {}), one game at a time",
-        args.players, args.games, args.seed
+        "sleuth's time per call against {}, {} players, {} games per variant (seeds from {}), one game at a time",
+        args.against, args.players, args.games, args.seed
     );
     println!();
     println!(
@@ -157,7 +165,7 @@ pub fn decisions(args: &DecisionsArgs) -> anyhow::Result<ExitCode> {
                     Some(timed) if s == seat => controllers.push(Box::new(timed)),
                     other => {
                         hero = other;
-                        controllers.push(builtin("notebook")?);
+                        controllers.push(builtin(&args.against)?);
                     }
                 }
             }

@@ -252,3 +252,34 @@ fn the_no_sandbox_flag_is_accepted_before_a_subcommand() {
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stdout}{stderr}");
 }
+
+/// `clue bench decisions` times sleuth against the opponents asked for:
+/// against `rival` its Speed Clue race runs, the slowest decisions it makes.
+#[test]
+fn bench_decisions_times_sleuth_against_the_chosen_opponents() {
+    let out = clue(&[
+        "bench",
+        "decisions",
+        "--games",
+        "2",
+        "--players",
+        "4",
+        "--variant",
+        "speedclue",
+        "--against",
+        "rival",
+    ]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("against rival, 4 players, 2 games"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("speedclue  suggest"), "{stdout}");
+    assert!(stdout.contains("every decision within 100 ms"), "{stdout}");
+
+    let out = clue(&["bench", "decisions", "--games", "1", "--against", "nobody"]);
+    let (stdout, stderr) = text(&out);
+    assert!(!out.status.success(), "{stdout}");
+    assert!(stderr.contains("no built-in bot `nobody`"), "{stderr}");
+}
