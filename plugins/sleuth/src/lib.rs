@@ -107,8 +107,6 @@ struct Game {
     /// Speed Clue, contest rules: another seat's question nobody disproved,
     /// while that seat may still accuse on it.
     undisproved: Option<(usize, Vec<usize>)>,
-    /// `named[card]`: how many times opponents named the card in a question.
-    named: Vec<u32>,
     /// Every opponent question: the asker and the cards.
     asked: Vec<(usize, Vec<usize>)>,
 }
@@ -188,7 +186,6 @@ impl Game {
             grounds: None,
             exchanges: Vec::new(),
             undisproved: None,
-            named: vec![0; setup.deck.len()],
             asked: Vec::new(),
         }
     }
@@ -256,11 +253,6 @@ impl Game {
                 let cards: Vec<usize> = suggestion.cards.iter().map(|c| c.index()).collect();
                 if let Some(notes) = self.notes.as_ref().filter(|_| seat.index() != self.me) {
                     self.field.observe(notes.knowledge(), seat.index(), &cards);
-                    for &c in &cards {
-                        if let Some(n) = self.named.get_mut(c) {
-                            *n += 1;
-                        }
-                    }
                     self.asked.push((seat.index(), cards.clone()));
                 }
                 self.current = Some(Asked {
@@ -527,7 +519,13 @@ impl Game {
         if p < race::LEAST_CHANCE || self.field.weak() {
             return false;
         }
-        let named = self.field_names_own_cards();
+        // The lower bar only when every opponent still playing is read as
+        // naming its own cards (a `notebook` among them: the plain bar).
+        let named = self.own_namers().is_some_and(|counted| {
+            (0..self.players)
+                .filter(|&s| s != self.me && !self.gone[s])
+                .all(|s| counted.get(s).copied().unwrap_or(false))
+        });
         let rivals: Vec<usize> = (0..self.players)
             .filter(|&s| s != self.me && !self.gone[s])
             .collect();
@@ -585,28 +583,41 @@ impl Game {
     }
 
     /// The envelopes and their chances that a guess bets on, most likely
-    /// first: in Speed Clue against a field that names its own cards, the
-    /// counts weighed by how often the opponents named each card
-    /// ([`race::named_odds`]); the counts alone elsewhere. Other fields name
-    /// the cards they do not know, the envelope's among them (`notebook`:
-    /// a likeliest card named three times or more was the envelope's three
-    /// times in four), so their questions are not read that way.
+    /// first: in Speed Clue against opponents that name their own cards,
+    /// the counts weighed by how often they named each card
+    /// ([`race::named_odds`]); the counts alone elsewhere. Other opponents
+    /// name the cards they do not know, the envelope's among them
+    /// (`notebook`: a likeliest card named three times or more was the
+    /// envelope's three times in four), so their questions are not read
+    /// that way (`speed::own_namers`).
     fn guess_odds(&mut self) -> Option<Vec<(Vec<usize>, f64)>> {
-        let counters = self.setup.variant == Variant::Speedclue && self.field_names_own_cards();
-        let named = &self.named;
+        let namers = self.own_namers();
         let belief = self.notes.as_mut()?.belief();
-        Some(if counters {
-            race::named_odds(&belief.solutions, named)
-        } else {
-            belief.solutions.clone()
-        })
+        let Some(counted) = namers else {
+            return Some(belief.solutions.clone());
+        };
+        let mut named = vec![0u32; self.setup.deck.len()];
+        for (asker, cards) in &self.asked {
+            if counted.get(*asker).copied().unwrap_or(false) {
+                for &c in cards {
+                    if let Some(n) = named.get_mut(c) {
+                        *n += 1;
+                    }
+                }
+            }
+        }
+        Some(race::named_odds(&belief.solutions, &named))
     }
 
-    /// Whether the opponents name their own cards (`speed::names_own_cards`).
-    fn field_names_own_cards(&self) -> bool {
-        self.notes
-            .as_ref()
-            .is_some_and(|notes| speed::names_own_cards(notes.knowledge(), &self.asked, self.me))
+    /// Whose questions point away from the envelope (`speed::own_namers`);
+    /// `None` without a solver or outside Speed Clue.
+    fn own_namers(&self) -> Option<Vec<bool>> {
+        match self.notes.as_ref() {
+            Some(notes) if self.setup.variant == Variant::Speedclue => {
+                speed::own_namers(notes.knowledge(), &self.asked, self.me)
+            }
+            _ => None,
+        }
     }
 
     /// The most likely envelope holding none of this bot's cards.

@@ -81,24 +81,51 @@ const OWN_SHARE: f64 = 0.4;
 /// The fewest named cards of known holder the share is read from.
 const OWN_SEEN: u32 = 6;
 
-/// Whether the opponents name their own cards, judged from `asked` (each
+/// An opponent whose share of its own cards is under this, over at least
+/// [`SEEN_EACH`] named cards of known holder, all but never names its own
+/// (`notebook`: 2% at 4 players): its questions point to the envelope, not
+/// away from it, so they are left out.
+const FEW_OWN: f64 = 0.2;
+
+/// The fewest named cards of known holder one opponent is judged from.
+const SEEN_EACH: u32 = 4;
+
+/// Whose questions point away from the envelope, judged from `asked` (each
 /// opponent question: the asker and its cards) and what this bot, `me`,
-/// knows now. Such a field's questions tell where the cards are not: the
-/// envelope (`race::named_odds`).
-pub fn names_own_cards(knowledge: &Knowledge, asked: &[(usize, Vec<usize>)], me: usize) -> bool {
-    let (mut own, mut seen) = (0u32, 0u32);
-    for (asker, cards) in asked {
+/// knows now. `None` when the opponents, pooled, do not name their own
+/// cards; else `Some(seats)`, `seats[asker]` false for an opponent that all
+/// but never names its own (left out of the pool too).
+pub fn own_namers(
+    knowledge: &Knowledge,
+    asked: &[(usize, Vec<usize>)],
+    me: usize,
+) -> Option<Vec<bool>> {
+    let players = knowledge.players();
+    let mut own = vec![0u32; players];
+    let mut seen = vec![0u32; players];
+    for (asker, cards) in asked.iter().filter(|(asker, _)| *asker < players) {
         for &card in cards.iter().filter(|&&c| c < knowledge.cards()) {
             match knowledge.owner_of(card) {
                 Some(Owner::Player(holder)) if holder != me => {
-                    seen += 1;
-                    own += u32::from(holder == *asker);
+                    seen[*asker] += 1;
+                    own[*asker] += u32::from(holder == *asker);
                 }
                 _ => {}
             }
         }
     }
-    seen >= OWN_SEEN && f64::from(own) >= OWN_SHARE * f64::from(seen)
+    let counted: Vec<bool> = own
+        .iter()
+        .zip(&seen)
+        .map(|(&own, &seen)| seen < SEEN_EACH || f64::from(own) >= FEW_OWN * f64::from(seen))
+        .collect();
+    let (mut pooled_own, mut pooled_seen) = (0, 0);
+    for seat in (0..players).filter(|&s| counted[s]) {
+        pooled_own += own[seat];
+        pooled_seen += seen[seat];
+    }
+    (pooled_seen >= OWN_SEEN && f64::from(pooled_own) >= OWN_SHARE * f64::from(pooled_seen))
+        .then_some(counted)
 }
 
 /// What the question is chosen from.
@@ -217,7 +244,7 @@ mod tests {
     }
 
     #[test]
-    fn askers_naming_their_own_cards_are_read_as_counters() {
+    fn askers_naming_their_own_cards_are_read_as_pointing_away() {
         let k = known_holders();
         // Each asker names one card of its own and one of another seat,
         // and a card nobody is known to hold: half of the known are its own.
@@ -226,10 +253,14 @@ mod tests {
             (2, vec![4, 10, 17]),
             (3, vec![14, 2, 18]),
         ];
-        assert!(names_own_cards(&k, &asked, 0));
+        assert_eq!(
+            own_namers(&k, &asked, 0),
+            Some(vec![true; 4]),
+            "every asker counted"
+        );
         // Our own cards and unknown ones are no evidence either way.
         let ours = vec![(1, vec![0, 6, 16]), (2, vec![0, 7, 17])];
-        assert!(!names_own_cards(&k, &ours, 0), "nothing seen");
+        assert_eq!(own_namers(&k, &ours, 0), None, "nothing seen");
     }
 
     #[test]
@@ -242,9 +273,36 @@ mod tests {
             (3, vec![8, 2, 18]),
             (1, vec![9, 15, 3]),
         ];
-        assert!(!names_own_cards(&k, &asked, 0));
+        assert_eq!(own_namers(&k, &asked, 0), None);
         // Too few known holders to judge, however many are own.
         let few = vec![(1, vec![1, 2, 16]), (2, vec![4, 8, 17])];
-        assert!(!names_own_cards(&k, &few, 0), "four seen, all own");
+        assert_eq!(own_namers(&k, &few, 0), None, "four seen, all own");
+    }
+
+    #[test]
+    fn an_opponent_that_never_names_its_own_is_left_out() {
+        let k = known_holders();
+        // Seats 1 and 2 name their own cards; seat 3 (like `notebook`)
+        // names four cards of other seats, none of its own.
+        let asked = vec![
+            (1, vec![1, 8, 16]),
+            (2, vec![4, 10, 17]),
+            (1, vec![2, 9, 18]),
+            (3, vec![1, 4, 16]),
+            (3, vec![8, 2, 17]),
+        ];
+        assert_eq!(
+            own_namers(&k, &asked, 0),
+            Some(vec![true, true, true, false])
+        );
+        // Seat 3 names one of its own (10) in six: still under a fifth, still
+        // left out. Pooled with it the share would be 4 of 12, under the
+        // bar; without it, 3 of 6.
+        let mut more = asked.clone();
+        more.push((3, vec![9, 10, 18]));
+        assert_eq!(
+            own_namers(&k, &more, 0),
+            Some(vec![true, true, true, false])
+        );
     }
 }
