@@ -6,8 +6,8 @@
 //! `speed.rs`), walks towards the rooms where it can ask
 //! them, and accuses only when it is certain where a wrong accusation
 //! eliminates (earlier, on good odds, where it does not), but for Speed
-//! Clue's race: its likeliest envelope when an opponent is all but sure to
-//! be certain first (`race.rs`).
+//! Clue's race: its likeliest envelope when an opponent is likely to be
+//! certain first (`race.rs`).
 //!
 //! ```
 //! use clue_engine::{GameConfig, InProcess, SeatController, play};
@@ -474,7 +474,9 @@ impl Game {
                 return Some((cards, Grounds::Certain));
             }
         }
-        let top = self.top_guess();
+        let namers = self.own_namers();
+        let odds = self.guess_odds(namers.as_deref());
+        let top = odds.as_deref().and_then(|odds| self.top_guess(odds));
         if request.point == AccusePoint::Forced {
             if variant == Variant::Speedclue {
                 // Nobody could disprove it and none of its cards is ours:
@@ -492,7 +494,10 @@ impl Game {
             // A wrong accusation only costs a turn.
             Variant::Csci306 => p >= 0.15,
             Variant::Generalized => p >= self.guess_threshold(),
-            Variant::Speedclue => self.race_is_lost_by_waiting(p),
+            Variant::Speedclue => match odds {
+                Some(odds) => self.race_is_lost_by_waiting(p, &odds, namers.as_deref()),
+                None => false,
+            },
             // Out of queries: a guess is better than the certain disqualification.
             Variant::Uniclue => {
                 let limit = self.setup.rules.query_limit.unwrap_or(u32::MAX) as usize;
@@ -511,7 +516,12 @@ impl Game {
     /// misjudged the bet (docs/strength.md). Against a field that names its
     /// own cards the odds are better and the bar is lower
     /// (`race::LOST_BY_WAITING_NAMED`).
-    fn race_is_lost_by_waiting(&mut self, p: f64) -> bool {
+    fn race_is_lost_by_waiting(
+        &mut self,
+        p: f64,
+        odds: &[(Vec<usize>, f64)],
+        namers: Option<&[bool]>,
+    ) -> bool {
         // The race takes every opponent for an exact counter; a field that
         // asks like a weak one is not, and against it the bets only lose
         // (against three `clueless`, 85.5% of the games with them, 92.0%
@@ -519,28 +529,22 @@ impl Game {
         if p < race::LEAST_CHANCE || self.field.weak() {
             return false;
         }
-        // The lower bar only when every opponent still playing is read as
-        // naming its own cards (a `notebook` among them: the plain bar).
-        let named = self.own_namers().is_some_and(|counted| {
-            (0..self.players)
-                .filter(|&s| s != self.me && !self.gone[s])
-                .all(|s| counted.get(s).copied().unwrap_or(false))
-        });
         let rivals: Vec<usize> = (0..self.players)
             .filter(|&s| s != self.me && !self.gone[s])
             .collect();
-        let Some(mut belief) = self.notes.as_mut().map(|notes| notes.belief().clone()) else {
-            return false;
-        };
-        if let Some(odds) = self.guess_odds() {
-            belief.solutions = odds;
-        }
-        let (Some(notes), Some(public)) = (self.notes.as_mut(), self.public.as_ref()) else {
+        // The lower bar only when every opponent still playing is read as
+        // naming its own cards (a `notebook` among them: the plain bar).
+        let named = namers.is_some_and(|counted| {
+            rivals
+                .iter()
+                .all(|&s| counted.get(s).copied().unwrap_or(false))
+        });
+        let (Some(notes), Some(public)) = (self.notes.as_ref(), self.public.as_ref()) else {
             return false;
         };
         let race = Race {
             knowledge: notes.knowledge(),
-            belief: &belief,
+            odds,
             public,
             exchanges: &self.exchanges,
             rivals: &rivals,
@@ -590,8 +594,8 @@ impl Game {
     /// (`notebook`: a likeliest card named three times or more was the
     /// envelope's three times in four), so their questions are not read
     /// that way (`speed::own_namers`).
-    fn guess_odds(&mut self) -> Option<Vec<(Vec<usize>, f64)>> {
-        let namers = self.own_namers();
+    /// `namers` is `own_namers()`.
+    fn guess_odds(&mut self, namers: Option<&[bool]>) -> Option<Vec<(Vec<usize>, f64)>> {
         let belief = self.notes.as_mut()?.belief();
         let Some(counted) = namers else {
             return Some(belief.solutions.clone());
@@ -620,11 +624,11 @@ impl Game {
         }
     }
 
-    /// The most likely envelope holding none of this bot's cards.
-    fn top_guess(&mut self) -> Option<(Vec<usize>, f64)> {
+    /// The most likely envelope of `odds` (`guess_odds`) holding none of
+    /// this bot's cards.
+    fn top_guess(&mut self, odds: &[(Vec<usize>, f64)]) -> Option<(Vec<usize>, f64)> {
         let hand: Vec<usize> = self.setup.hand.iter().map(|c| c.index()).collect();
-        let solutions = self.guess_odds()?;
-        if let Some((cards, p)) = solutions
+        if let Some((cards, p)) = odds
             .iter()
             .find(|(cards, _)| !cards.iter().any(|c| hand.contains(c)))
         {

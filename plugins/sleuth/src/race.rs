@@ -17,8 +17,6 @@
 
 use sleuth_infer::{Config, Knowledge, Owner, Rng};
 
-use crate::belief::Belief;
-
 /// A question somebody disproved, as this bot saw it.
 pub(crate) struct Exchange {
     pub(crate) suggester: usize,
@@ -108,9 +106,10 @@ const TRIES: usize = 200;
 
 /// What the race is judged from.
 pub(crate) struct Race<'a> {
-    /// What this bot knows, and the chances it gives.
+    /// What this bot knows, and the envelopes it bets on with their
+    /// chances (`Game::guess_odds`).
     pub(crate) knowledge: &'a Knowledge,
-    pub(crate) belief: &'a Belief,
+    pub(crate) odds: &'a [(Vec<usize>, f64)],
     /// What every seat knows.
     pub(crate) public: &'a Knowledge,
     pub(crate) exchanges: &'a [Exchange],
@@ -146,21 +145,20 @@ impl Race<'_> {
     }
 
     /// Every player's hand in one deal consistent with this bot's knowledge:
-    /// the envelope drawn by its chance in `belief.solutions`, the open cards dealt at
+    /// the envelope drawn by its chance in `odds`, the open cards dealt at
     /// random to players who may hold them, kept if every clause holds.
     fn deal(&self, rng: &mut Rng) -> Option<Vec<Vec<usize>>> {
         let k = self.knowledge;
         let players = k.players();
         let mut r = rng.unit();
         let (envelope, _) = self
-            .belief
-            .solutions
+            .odds
             .iter()
             .find(|(_, p)| {
                 r -= p;
                 r < 0.0
             })
-            .or(self.belief.solutions.last())?;
+            .or(self.odds.last())?;
         let known: Vec<Vec<usize>> = (0..players)
             .map(|p| k.known_cards(Owner::Player(p)))
             .collect();
