@@ -21,6 +21,21 @@ pub struct Rules {
     pub query_limit: Option<u32>,
 }
 
+impl Rules {
+    /// The rules of Speed Clue under the 2014 contest's rules on the classic
+    /// deck (one card of each category hidden), with the host's default 200
+    /// rounds: what a test or benchmark hands a bot it sets up by hand.
+    pub fn speedclue_contest() -> Rules {
+        Rules {
+            max_rounds: 200,
+            hidden: vec![1, 1, 1],
+            shown_to_all: false,
+            contest_rules: true,
+            query_limit: None,
+        }
+    }
+}
+
 /// Everything a bot is given when its game begins.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Setup {

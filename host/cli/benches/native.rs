@@ -85,13 +85,7 @@ fn panic_to_label(library: &Path) -> (Duration, Duration) {
 fn setup() -> Setup {
     Setup {
         variant: Variant::Speedclue,
-        rules: Rules {
-            max_rounds: 200,
-            hidden: vec![1, 1, 1],
-            shown_to_all: false,
-            contest_rules: true,
-            query_limit: None,
-        },
+        rules: Rules::speedclue_contest(),
         players: 4,
         seat: Seat(0),
         deck: clue_engine::decks::classic(),

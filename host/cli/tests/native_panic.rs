@@ -26,13 +26,7 @@ fn setup(seat: u8) -> Setup {
     let deck = clue_engine::decks::classic();
     Setup {
         variant: Variant::Speedclue,
-        rules: Rules {
-            max_rounds: 200,
-            hidden: vec![1, 1, 1],
-            shown_to_all: false,
-            contest_rules: true,
-            query_limit: None,
-        },
+        rules: Rules::speedclue_contest(),
         players: 6,
         seat: Seat(seat),
         deck,

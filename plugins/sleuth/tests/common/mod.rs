@@ -120,13 +120,7 @@ pub fn eliminates(variant: Variant) -> bool {
 pub fn speedclue_setup(players: u8, hand: &[u16]) -> Setup {
     Setup {
         variant: Variant::Speedclue,
-        rules: Rules {
-            max_rounds: 200,
-            hidden: vec![1, 1, 1],
-            shown_to_all: false,
-            contest_rules: true,
-            query_limit: None,
-        },
+        rules: Rules::speedclue_contest(),
         players,
         seat: Seat(0),
         deck: decks::classic(),
