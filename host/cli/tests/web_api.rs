@@ -29,6 +29,16 @@ fn drive(server: &Server, id: u64, mut stop: impl FnMut(&Value) -> bool) -> Valu
     panic!("the game did not end");
 }
 
+/// Checks that the server refused a request with `code` and an error
+/// message containing `says`.
+fn refused(status: u16, body: &Value, code: u16, says: &str) {
+    assert_eq!(status, code, "{body}");
+    assert!(
+        body["error"].as_str().unwrap_or("").contains(says),
+        "{body}"
+    );
+}
+
 fn kind(state: &Value) -> &str {
     state["pending"]["request"]["request"]
         .as_str()
@@ -98,37 +108,19 @@ fn moves_outside_the_targets_and_stale_ids_are_refused() {
         &format!("/api/games/{id}/move"),
         &json!({"request": pending, "to": far}),
     );
-    assert_eq!(status, 422, "{body}");
-    assert!(
-        body["error"]
-            .as_str()
-            .unwrap_or("")
-            .contains("not one of the"),
-        "{body}"
-    );
+    refused(status, &body, 422, "not one of the");
     // A stale request id.
     let (status, body) = server.post(
         &format!("/api/games/{id}/move"),
         &json!({"request": pending + 7, "to": targets[0]}),
     );
-    assert_eq!(status, 409, "{body}");
-    assert!(
-        body["error"].as_str().unwrap_or("").contains("stale"),
-        "{body}"
-    );
+    refused(status, &body, 409, "stale");
     // The wrong action for the request.
     let (status, body) = server.post(
         &format!("/api/games/{id}/respond"),
         &json!({"request": pending, "card": 0}),
     );
-    assert_eq!(status, 422, "{body}");
-    assert!(
-        body["error"]
-            .as_str()
-            .unwrap_or("")
-            .contains("waiting for you to move"),
-        "{body}"
-    );
+    refused(status, &body, 422, "waiting for you to move");
     // A malformed body.
     let (status, body) = server.post(
         &format!("/api/games/{id}/move"),
@@ -188,14 +180,7 @@ fn suggestions_must_name_the_room_and_one_card_of_each_category() {
     let (status, body) = post(json!({"cards": [person, weapon]}));
     assert_eq!(status, 422, "{body}");
     let (status, body) = post(json!({"cards": [person, weapon, 999]}));
-    assert_eq!(status, 422, "{body}");
-    assert!(
-        body["error"]
-            .as_str()
-            .unwrap_or("")
-            .contains("not in the deck"),
-        "{body}"
-    );
+    refused(status, &body, 422, "not in the deck");
     let (status, body) = post(json!({"cards": [person, weapon, room]}));
     assert_eq!(status, 200, "{body}");
     let after = server.wait_pending(id);
@@ -239,14 +224,7 @@ fn showing_a_card_not_in_the_suggestion_is_refused() {
             &format!("/api/games/{id}/respond"),
             &json!({"request": pending, "card": card}),
         );
-        assert_eq!(status, 422, "{body}");
-        assert!(
-            body["error"]
-                .as_str()
-                .unwrap_or("")
-                .contains("you cannot show"),
-            "{body}"
-        );
+        refused(status, &body, 422, "you cannot show");
     }
     let not_held = (0..21u64)
         .find(|c| !hand.contains(c))
@@ -260,11 +238,7 @@ fn showing_a_card_not_in_the_suggestion_is_refused() {
         &format!("/api/games/{id}/respond"),
         &json!({"request": pending, "card": 4000}),
     );
-    assert_eq!(status, 422, "{body}");
-    assert!(
-        body["error"].as_str().unwrap_or("").contains("no card"),
-        "{body}"
-    );
+    refused(status, &body, 422, "no card");
     let (status, body) = server.post(
         &format!("/api/games/{id}/respond"),
         &json!({"request": pending, "card": matching[0]}),
@@ -351,13 +325,7 @@ fn unknown_games_actions_and_pages_are_404() {
     assert_eq!(status, 404, "{body}");
     let id = server.start_game(&json!({"seed": 1}));
     let (status, body) = server.post(&format!("/api/games/{id}/dance"), &json!({}));
-    assert_eq!(status, 404, "{body}");
-    assert!(
-        body["error"]
-            .as_str()
-            .unwrap_or("")
-            .contains("unknown action")
-    );
+    refused(status, &body, 404, "unknown action");
 }
 
 #[test]
@@ -681,13 +649,7 @@ fn the_person_plays_against_every_kind_of_bot() {
         "/api/games",
         &json!({"bots": ["native:/nowhere/libnothing.so"]}),
     );
-    assert_eq!(status, 422, "{body}");
-    assert!(
-        body["error"]
-            .as_str()
-            .is_some_and(|e| e.contains("/nowhere/libnothing.so")),
-        "{body}"
-    );
+    refused(status, &body, 422, "/nowhere/libnothing.so");
 }
 
 #[test]
@@ -741,13 +703,7 @@ fn every_action_with_bad_input_is_refused_and_the_game_waits() {
         &url("accuse"),
         &json!({"request": pending, "accusation": {"cards": [0, 6, 12]}}),
     );
-    assert_eq!(status, 422, "{body}");
-    assert!(
-        body["error"]
-            .as_str()
-            .is_some_and(|e| e.contains("waiting for you to move")),
-        "{body}"
-    );
+    refused(status, &body, 422, "waiting for you to move");
     let (status, body) = server.post(
         &url("suggest"),
         &json!({"request": pending, "suggestion": {"cards": [0, 6, 12]}}),
@@ -822,11 +778,7 @@ fn replays_without_a_store_or_of_unknown_games_are_refused() {
     assert_eq!(status, 200, "{list}");
     assert!(list["db"].is_null());
     let (status, body) = server.get("/api/replays/0");
-    assert_eq!(status, 404, "{body}");
-    assert!(
-        body["error"].as_str().is_some_and(|e| e.contains("--db")),
-        "{body}"
-    );
+    refused(status, &body, 404, "--db");
     let missing = std::env::temp_dir().join(format!("clue-web-none-{}.sqlite", std::process::id()));
     let server = Server::start(Some(&missing));
     let (status, list) = server.get("/api/replays");
