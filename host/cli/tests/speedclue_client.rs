@@ -183,19 +183,7 @@ fn the_entrant_answers_every_line_as_the_protocol_says() {
 /// the line quoted when the server sends garbage.
 #[test]
 fn the_binary_connects_and_reports_a_garbage_line() {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("listens");
-    let port = listener.local_addr().expect("address").port();
-    let child = Command::new(env!("CARGO_BIN_EXE_clue"))
-        .args(["speedclue", "client", "--bot", "builtin:sleuth", "Ada"])
-        .arg(port.to_string())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("clue runs");
-    let (mut stream, _) = listener.accept().expect("the entrant connects");
-    stream
-        .set_read_timeout(Some(Duration::from_secs(20)))
-        .expect("timeout");
+    let (child, mut stream) = connect_entrant("Ada");
     assert_eq!(contest_read(&mut stream), "Ada alive");
     stream.write_all(b"reset 4 2 Pl Ro Ki Wh").expect("sends");
     assert_eq!(contest_read(&mut stream), "ok");
@@ -207,6 +195,26 @@ fn the_binary_connects_and_reports_a_garbage_line() {
         stderr.contains(&format!("server line 2 `suggest Pl`: expected {EXPECTED}")),
         "{stderr}"
     );
+}
+
+/// Starts `clue speedclue client --bot builtin:sleuth NAME` against a
+/// listening port and takes its connection (reads time out after 20 s, a
+/// hang guard only).
+fn connect_entrant(name: &str) -> (std::process::Child, std::net::TcpStream) {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("listens");
+    let port = listener.local_addr().expect("address").port();
+    let child = Command::new(env!("CARGO_BIN_EXE_clue"))
+        .args(["speedclue", "client", "--bot", "builtin:sleuth", name])
+        .arg(port.to_string())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("clue runs");
+    let (stream, _) = listener.accept().expect("the entrant connects");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .expect("timeout (a hang guard only)");
+    (child, stream)
 }
 
 /// One message as the contest's server reads it (`Player.getResponse`):
@@ -229,19 +237,7 @@ fn contest_read(stream: &mut std::net::TcpStream) -> String {
 /// --bot builtin:sleuth` plays a series of scripted games under it.
 #[test]
 fn the_entrant_satisfies_the_contest_servers_reading_side() {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("listens");
-    let port = listener.local_addr().expect("address").port();
-    let child = Command::new(env!("CARGO_BIN_EXE_clue"))
-        .args(["speedclue", "client", "--bot", "builtin:sleuth", "Sleuth"])
-        .arg(port.to_string())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("clue runs");
-    let (mut stream, _) = listener.accept().expect("the entrant connects");
-    stream
-        .set_read_timeout(Some(Duration::from_secs(20)))
-        .expect("timeout (a hang guard only)");
+    let (child, mut stream) = connect_entrant("Sleuth");
     let alive = contest_read(&mut stream);
     assert!(alive.eq_ignore_ascii_case("Sleuth alive"), "`{alive}`");
     let mut exchange = |message: &str| -> String {
@@ -382,20 +378,8 @@ fn two_server_messages_in_one_read_are_answered_in_turn() {
 /// nothing more comes for `SUGGEST_GRACE`.
 #[test]
 fn the_binary_reads_on_after_a_cut_suggest_and_takes_a_lone_one() {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("listens");
-    let port = listener.local_addr().expect("address").port();
-    let child = Command::new(env!("CARGO_BIN_EXE_clue"))
-        .args(["speedclue", "client", "--bot", "builtin:sleuth", "Ada"])
-        .arg(port.to_string())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("clue runs");
-    let (mut stream, _) = listener.accept().expect("the entrant connects");
+    let (child, mut stream) = connect_entrant("Ada");
     stream.set_nodelay(true).expect("no delay");
-    stream
-        .set_read_timeout(Some(Duration::from_secs(20)))
-        .expect("timeout (a hang guard only)");
     assert_eq!(contest_read(&mut stream), "Ada alive");
     stream
         .write_all(b"reset 3 2 Pl Ro Ki Wh Ca Ba")
