@@ -1,11 +1,14 @@
 //! A tournament killed with SIGKILL at random moments and resumed each time
 //! ends with exactly the results of an uninterrupted run.
 
+mod tournament_support;
+
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use clue_arena::store::{GameRow, Store};
+use clue_arena::store::Store;
+use tournament_support::{clue, reference_run, results};
 
 const FILE: &str = "variant: speedclue
 players: 3
@@ -26,29 +29,6 @@ fn dir() -> tempfile::TempDir {
     tempfile::tempdir().expect("a scratch directory")
 }
 
-fn clue(args: &[&str]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_clue"));
-    c.args(args).stdout(Stdio::null()).stderr(Stdio::null());
-    c
-}
-
-/// The stored games without what depends on the clock.
-fn results(db: &Path) -> (Vec<GameRow>, Vec<String>) {
-    let store = Store::open(db).unwrap();
-    let mut games = store.games().unwrap();
-    let mut logs = Vec::new();
-    for g in &mut games {
-        for s in &mut g.seats {
-            s.wall_ns = 0;
-            s.max_call_ns = 0;
-        }
-        let mut text = Vec::new();
-        store.log(g.index).unwrap().write_to(&mut text).unwrap();
-        logs.push(String::from_utf8(text).unwrap());
-    }
-    (games, logs)
-}
-
 /// A small generator seeded from the clock: the kills land at different moments each run.
 struct Lcg(u64);
 
@@ -65,23 +45,8 @@ impl Lcg {
 #[test]
 fn killed_and_resumed_equals_uninterrupted() {
     let d = dir();
-    let file = d.path().join("t.yaml");
-    std::fs::write(&file, FILE).unwrap();
+    let (file, reference, expected) = reference_run(d.path(), FILE);
     let file_s = file.to_str().unwrap();
-
-    let reference = d.path().join("reference.sqlite");
-    let status = clue(&[
-        "tournament",
-        "run",
-        file_s,
-        "--db",
-        reference.to_str().unwrap(),
-        "--quiet",
-    ])
-    .status()
-    .unwrap();
-    assert!(status.success());
-    let expected = results(&reference);
     assert_eq!(expected.0.len(), 4 * 6 * 20);
 
     let db = d.path().join("killed.sqlite");

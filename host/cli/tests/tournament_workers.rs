@@ -9,15 +9,16 @@
 
 #[path = "../../arena/tests/pg_support/mod.rs"]
 mod pg_support;
+mod tournament_support;
 mod web_support;
 
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Output};
 use std::time::{Duration, Instant};
 
-use clue_arena::store::{GameRow, Store};
 use pg_support::Postgres;
 use rand::{RngExt, SeedableRng};
+use tournament_support::{clue, reference_run, results};
 
 const FILE: &str = "variant: speedclue
 players: 3
@@ -35,12 +36,6 @@ bots:
 
 /// The seed of the kill moments; printed, so a failure can be replayed.
 const KILL_SEED: u64 = 0x6b69_6c6c;
-
-fn clue(args: &[&str]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_clue"));
-    c.args(args).stdout(Stdio::null()).stderr(Stdio::null());
-    c
-}
 
 fn output(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_clue"))
@@ -63,23 +58,6 @@ fn worker(url: &str, id: &str) -> Child {
     ])
     .spawn()
     .expect("a worker starts")
-}
-
-/// The stored games and logs without what depends on the clock.
-fn results(db: &Path) -> (Vec<GameRow>, Vec<String>) {
-    let store = Store::open(db).unwrap();
-    let mut games = store.games().unwrap();
-    let mut logs = Vec::new();
-    for g in &mut games {
-        for s in &mut g.seats {
-            s.wall_ns = 0;
-            s.max_call_ns = 0;
-        }
-        let mut text = Vec::new();
-        store.log(g.index).unwrap().write_to(&mut text).unwrap();
-        logs.push(String::from_utf8(text).unwrap());
-    }
-    (games, logs)
 }
 
 /// `clue tournament report --format csv` without the timing columns.
@@ -118,23 +96,8 @@ fn wait_for(child: &mut Child, what: &str, guard: Instant) {
 #[test]
 fn a_coordinator_and_three_workers_one_killed_five_times_equal_one_machine() {
     let d = tempfile::tempdir().unwrap();
-    let file = d.path().join("t.yaml");
-    std::fs::write(&file, FILE).unwrap();
+    let (file, reference, expected) = reference_run(d.path(), FILE);
     let file_s = file.to_str().unwrap();
-
-    let reference = d.path().join("reference.sqlite");
-    let status = clue(&[
-        "tournament",
-        "run",
-        file_s,
-        "--db",
-        reference.to_str().unwrap(),
-        "--quiet",
-    ])
-    .status()
-    .unwrap();
-    assert!(status.success());
-    let expected = results(&reference);
     let total = expected.0.len();
     assert_eq!(total, 4 * 6 * 10);
 
