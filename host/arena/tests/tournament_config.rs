@@ -1,10 +1,13 @@
 //! Invalid tournament files: each gives one precise error naming the line and
 //! column of the offending value.
 
+mod config_support;
+
 use std::path::Path;
 
-use clue_arena::config::{self, Pos};
+use clue_arena::config;
 use clue_runtime::bots::BotKind;
+use config_support::check;
 
 const GOOD_BOTS: &str = "bots:
   - name: a
@@ -17,21 +20,6 @@ const GOOD_BOTS: &str = "bots:
     kind: builtin
     path: notebook
 ";
-
-/// Parses `text` and expects exactly this error at this line and column.
-fn check(text: &str, line: u64, column: u64, message: &str) {
-    let err = config::parse(text, "t.yaml", Path::new("/nonexistent-dir"))
-        .expect_err("the file should be rejected");
-    assert_eq!(
-        (err.pos, err.message.as_str()),
-        (Pos { line, column }, message),
-        "{err}"
-    );
-    assert_eq!(
-        err.to_string(),
-        format!("t.yaml:{line}:{column}: {message}")
-    );
-}
 
 #[test]
 fn unknown_kind() {

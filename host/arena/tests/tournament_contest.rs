@@ -8,15 +8,18 @@
 //! `gamesPerPermutation` games; `cleanUp` counts only games without a
 //! disqualified player, and prints a disqualified player's reason instead).
 
+mod config_support;
+
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
-use clue_arena::config::{self, Pos, ScheduleKind};
+use clue_arena::config::{self, ScheduleKind};
 use clue_arena::report::{self, Format};
 use clue_arena::runner::{self, RunOptions, SpecConnector};
 use clue_arena::schedule::schedule;
 use clue_arena::stats::{self, ContestCount, ContestOutcome};
 use clue_arena::store::{GameRow, SeatRow, Store};
+use config_support::check;
 
 fn bots(n: usize) -> String {
     let mut out = String::from("bots:\n");
@@ -90,21 +93,6 @@ fn every_player_count_combination_and_seat_order_g_games_each() {
     assert_eq!(labels, ["players=3", "players=4", "players=5", "players=6"]);
     // sum over k of C(7,k) * k!
     assert_eq!(schedule(&t).len(), 35 * 6 + 35 * 24 + 21 * 120 + 7 * 720);
-}
-
-/// Parses `text` and expects exactly this error at this line and column.
-fn check(text: &str, line: u64, column: u64, message: &str) {
-    let err = config::parse(text, "t.yaml", Path::new("/nonexistent-dir"))
-        .expect_err("the file should be rejected");
-    assert_eq!(
-        (err.pos, err.message.as_str()),
-        (Pos { line, column }, message),
-        "{err}"
-    );
-    assert_eq!(
-        err.to_string(),
-        format!("t.yaml:{line}:{column}: {message}")
-    );
 }
 
 #[test]
