@@ -17,10 +17,10 @@
 //! and the guess made when an opponent is about to know (`guess_threshold`)
 //! does the rest (docs/strength.md).
 
-use clue_plugin_api::{Card, Seat, Suggestion};
+use clue_plugin_api::{Seat, Suggestion};
 
-use crate::Game;
 use crate::gain::Table;
+use crate::{Game, seating};
 
 /// Bits credited for the chance that the target shows an item: large
 /// enough that a list sure to place an item wins over any list that may
@@ -33,14 +33,13 @@ const LENGTHS: [usize; 15] = [1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32, 48, 6
 impl Game {
     /// The best interrogation among `opponents`.
     pub(crate) fn best_interrogation(&mut self, opponents: &[Seat]) -> Option<Suggestion> {
-        let first = opponents.first()?.index();
-        let items = self.categories.first()?.clone();
+        let items = self.seating.categories.first()?.clone();
         let mut best: Option<(usize, Vec<usize>, f64)> = None;
         if let Some(notes) = self.notes.as_mut() {
             let belief = notes.belief().clone();
             let table = Table {
                 belief: &belief,
-                me: self.me,
+                me: self.seating.me,
                 shown: &self.shown_to_me,
             };
             for target in opponents.iter().map(|s| s.index()) {
@@ -77,22 +76,9 @@ impl Game {
                 }
             }
         }
-        let (target, list) = match best {
-            Some((target, list, _)) => (target, list),
-            None => {
-                // Nothing left to learn: ask about a card of our own (a safe "0").
-                let item = self
-                    .setup
-                    .hand
-                    .first()
-                    .map(|c| c.index())
-                    .or_else(|| items.first().copied())?;
-                (first, vec![item])
-            }
-        };
-        Some(Suggestion {
-            cards: list.into_iter().map(|c| Card(c as u16)).collect(),
-            target: Some(Seat(target as u8)),
-        })
+        match best {
+            Some((target, list, _)) => Some(seating::interrogation(target, &list)),
+            None => self.seating.safe_interrogation(opponents),
+        }
     }
 }

@@ -29,13 +29,14 @@ mod board;
 mod gain;
 mod generalized;
 mod race;
+pub mod seating;
 mod speed;
 mod uniclue;
 pub mod worst;
 
 // Shared with `rival` (plugins/rival), which plays on the same counts and
-// walks the same boards: one solver, one set of walking helpers and one
-// worst case of a question (`worst`).
+// walks the same boards: one solver, one set of walking helpers, one worst
+// case of a question (`worst`) and one seat's bookkeeping (`seating`).
 pub use belief::{Belief, Notes};
 pub use board::Map;
 use clue_plugin_api::{
@@ -44,6 +45,7 @@ use clue_plugin_api::{
 };
 use gain::Table;
 use race::{Exchange, Race};
+use seating::Seating;
 use sleuth_infer::{Knowledge, Owner};
 
 /// The reference bot. One value plays one game at a time; `begin_game`
@@ -66,33 +68,16 @@ pub enum Grounds {
     Odds,
 }
 
-/// The suggestion being answered.
-struct Asked {
-    suggester: usize,
-    cards: Vec<usize>,
-}
-
 struct Game {
-    setup: Setup,
-    me: usize,
-    players: usize,
+    seating: Seating,
     /// What this bot knows (`None` when the deck is too big for the solver:
     /// then it only plays legally).
     notes: Option<Notes>,
     /// What every seat knows: used to show the card that leaks least.
     public: Option<Knowledge>,
-    /// Card ids of each category, in deck category order.
-    categories: Vec<Vec<usize>>,
     map: Option<Map>,
-    current: Option<Asked>,
-    /// This bot's suggestions so far.
-    made: Vec<Vec<usize>>,
-    /// This bot's last suggestion and whether someone disproved it.
-    last: Option<(Vec<usize>, bool)>,
     /// `shown_to_me[seat]`: cards that seat has shown this bot.
     shown_to_me: Vec<Vec<usize>>,
-    /// `shown_by_me[seat]`: cards this bot has shown that seat.
-    shown_by_me: Vec<Vec<usize>>,
     round: u32,
     /// `learnt[seat]`: cards shown to that seat so far (or revealed to all).
     learnt: Vec<usize>,
@@ -118,11 +103,11 @@ impl Sleuth {
     pub fn suggestion_gain(&mut self, cards: &[Card]) -> Option<f64> {
         let game = self.game.as_mut()?;
         let cards: Vec<usize> = cards.iter().map(|c| c.index()).collect();
-        let responders = game.responders();
+        let responders = game.seating.responders();
         let belief = game.notes.as_mut()?.belief().clone();
         let table = Table {
             belief: &belief,
-            me: game.me,
+            me: game.seating.me,
             shown: &game.shown_to_me,
         };
         Some(table.suggestion_gain(&cards, &responders))
@@ -150,35 +135,13 @@ impl Sleuth {
 
 impl Game {
     fn new(setup: &Setup) -> Game {
-        let me = setup.seat.index();
-        let players = usize::from(setup.players);
-        let categories: Vec<Vec<usize>> = setup
-            .deck
-            .categories()
-            .into_iter()
-            .map(|c| setup.deck.of(c).iter().map(|card| card.index()).collect())
-            .collect();
-        let hidden: Vec<usize> = setup.rules.hidden.iter().map(|&h| usize::from(h)).collect();
-        let sizes: Vec<usize> = setup.hand_sizes.iter().map(|&h| usize::from(h)).collect();
-        let public = Knowledge::new(&categories, &hidden, &sizes).ok();
-        let notes = public.clone().and_then(|mut knowledge| {
-            let hand: Vec<usize> = setup.hand.iter().map(|c| c.index()).collect();
-            knowledge.add_hand(me, &hand).ok()?;
-            Some(Notes::new(knowledge, setup.seed))
-        });
+        let seating = Seating::new(setup);
+        let players = seating.players;
         Game {
-            setup: setup.clone(),
-            me,
-            players,
-            notes,
-            public,
-            categories,
+            notes: seating.notes(),
+            public: seating.public(),
             map: setup.board.as_ref().and_then(Map::new),
-            current: None,
-            made: Vec::new(),
-            last: None,
             shown_to_me: vec![Vec::new(); players],
-            shown_by_me: vec![Vec::new(); players],
             round: 0,
             learnt: vec![0; players],
             gone: vec![false; players],
@@ -187,27 +150,7 @@ impl Game {
             exchanges: Vec::new(),
             undisproved: None,
             asked: Vec::new(),
-        }
-    }
-
-    fn responders(&self) -> Vec<usize> {
-        (1..self.players)
-            .map(|i| (self.me + i) % self.players)
-            .collect()
-    }
-
-    fn holds(&self, card: usize) -> bool {
-        self.setup.hand.iter().any(|c| c.index() == card)
-    }
-
-    /// Orders envelope cards as an accusation: one per category, in category order.
-    fn accusation(&self, cards: &[usize]) -> Accusation {
-        let mut ordered = Vec::with_capacity(cards.len());
-        for category in &self.categories {
-            ordered.extend(cards.iter().copied().filter(|c| category.contains(c)));
-        }
-        Accusation {
-            cards: ordered.into_iter().map(|c| Card(c as u16)).collect(),
+            seating,
         }
     }
 
@@ -250,42 +193,40 @@ impl Game {
                 }
             }
             Event::Suggested { seat, suggestion } => {
-                let cards: Vec<usize> = suggestion.cards.iter().map(|c| c.index()).collect();
-                if let Some(notes) = self.notes.as_ref().filter(|_| seat.index() != self.me) {
+                self.seating.suggested(*seat, suggestion);
+                if let Some(notes) = self
+                    .notes
+                    .as_ref()
+                    .filter(|_| seat.index() != self.seating.me)
+                {
+                    let cards = seating::ids(&suggestion.cards);
                     self.field.observe(notes.knowledge(), seat.index(), &cards);
-                    self.asked.push((seat.index(), cards.clone()));
+                    self.asked.push((seat.index(), cards));
                 }
-                self.current = Some(Asked {
-                    suggester: seat.index(),
-                    cards,
-                });
             }
             Event::Answered {
                 suggester,
                 passed,
                 shown_by,
                 card,
-            } => self.answered(suggester.index(), passed, *shown_by, *card),
+            } => self.answered(*suggester, passed, *shown_by, *card),
             Event::Accused {
                 seat,
                 accusation: Some(accusation),
                 correct: Some(false),
             } => {
-                let cards: Vec<usize> = accusation.cards.iter().map(|c| c.index()).collect();
+                let cards = seating::ids(&accusation.cards);
                 if let Some(notes) = self.notes.as_mut() {
                     notes.exclude(&cards);
                 }
-                // Under the contest rules an accusation naming a card of one's
-                // own hand is refused, so one that was made names none.
-                if self.setup.rules.contest_rules && seat.index() < self.players {
-                    let seat = seat.index();
+                if let Some(seat) = self.seating.accuser_holds_none(*seat) {
                     self.learn_both(|k| k.add_cannot_disprove(seat, &cards));
                 }
             }
             Event::HandRevealed { seat, hand } => {
                 let seat = seat.index();
-                let hand: Vec<usize> = hand.iter().map(|c| c.index()).collect();
-                if seat < self.players {
+                let hand = seating::ids(hand);
+                if seat < self.seating.players {
                     self.learn_both(|k| k.add_hand(seat, &hand));
                     self.gone[seat] = true;
                     self.learnt.iter_mut().for_each(|l| *l += hand.len());
@@ -297,39 +238,33 @@ impl Game {
 
     fn answered(
         &mut self,
-        suggester: usize,
+        suggester: Seat,
         passed: &[Seat],
         shown_by: Option<Seat>,
         card: Option<Card>,
     ) {
-        let Some(asked) = self.current.take() else {
+        let Some(answer) = self.seating.answered(suggester, passed, shown_by, card) else {
             return;
         };
-        let cards = asked.cards;
-        let deck = self.categories.iter().map(Vec::len).sum::<usize>();
-        let valid = |c: usize| c < deck;
-        if !cards.iter().all(|&c| valid(c)) || suggester != asked.suggester {
-            return;
-        }
-        let players = self.players;
-        for seat in passed.iter().map(|s| s.index()).filter(|&s| s < players) {
+        let cards = answer.cards;
+        for &seat in &answer.passed {
             self.learn_both(|k| k.add_cannot_disprove(seat, &cards));
         }
-        if suggester == self.me {
-            self.last = Some((cards.clone(), shown_by.is_some()));
-        } else if shown_by.is_none()
-            && self.setup.variant == Variant::Speedclue
-            && self.setup.rules.contest_rules
+        let suggester = suggester.index();
+        let setup = &self.seating.setup;
+        if suggester != self.seating.me
+            && shown_by.is_none()
+            && setup.variant == Variant::Speedclue
+            && setup.rules.contest_rules
         {
             self.undisproved = Some((suggester, cards.clone()));
         }
-        let Some(seat) = shown_by.map(|s| s.index()).filter(|&s| s < self.players) else {
+        let Some((seat, card)) = answer.shown else {
             return;
         };
         if let Some(learnt) = self.learnt.get_mut(suggester) {
             *learnt += 1;
         }
-        let card = card.map(|c| c.index()).filter(|&c| valid(c));
         self.exchanges.push(Exchange {
             suggester,
             cards: cards.clone(),
@@ -342,13 +277,13 @@ impl Game {
                     notes.learn(|k| k.add_has(Owner::Player(seat), card));
                 }
                 if let Some(public) = self.public.as_mut() {
-                    let _ = if self.setup.rules.shown_to_all {
+                    let _ = if self.seating.setup.rules.shown_to_all {
                         public.add_has(Owner::Player(seat), card)
                     } else {
                         public.add_has_one_of(seat, &cards)
                     };
                 }
-                if suggester == self.me && !self.shown_to_me[seat].contains(&card) {
+                if suggester == self.seating.me && !self.shown_to_me[seat].contains(&card) {
                     self.shown_to_me[seat].push(card);
                 }
             }
@@ -358,43 +293,33 @@ impl Game {
 
     /// The best three-card suggestion (the room fixed when `room` is given).
     fn best_suggestion(&mut self, room: Option<usize>) -> (Vec<usize>, f64) {
-        let responders = self.responders();
-        let rooms: Vec<usize> = match (room, self.categories.last()) {
+        let responders = self.seating.responders();
+        let rooms: Vec<usize> = match (room, self.seating.categories.last()) {
             (Some(room), _) => vec![room],
             (None, Some(rooms)) => rooms.clone(),
             (None, None) => Vec::new(),
         };
-        let no_repeats = self.setup.variant == Variant::Speedclue;
-        let fallback = || -> Vec<usize> {
-            let mut cards: Vec<usize> = self
-                .categories
-                .iter()
-                .filter_map(|c| c.first().copied())
-                .collect();
-            if let (Some(room), Some(last)) = (rooms.first(), cards.last_mut()) {
-                *last = *room;
-            }
-            cards
-        };
+        let no_repeats = self.seating.setup.variant == Variant::Speedclue;
+        let fallback = || self.seating.first_cards(room);
         let mut best: Option<(Vec<usize>, f64)> = None;
         let (Some(notes), [persons, weapons, _]) =
-            (self.notes.as_mut(), self.categories.as_slice())
+            (self.notes.as_mut(), self.seating.categories.as_slice())
         else {
             return (fallback(), 0.0);
         };
         let belief = notes.belief().clone();
         let table = Table {
             belief: &belief,
-            me: self.me,
+            me: self.seating.me,
             shown: &self.shown_to_me,
         };
-        if self.setup.variant == Variant::Speedclue && !self.field.weak() {
+        if self.seating.setup.variant == Variant::Speedclue && !self.field.weak() {
             let ask = speed::Ask {
                 knowledge: notes.knowledge(),
                 belief: &belief,
                 table: &table,
                 responders: &responders,
-                made: &self.made,
+                made: &self.seating.made,
             };
             if let Some(best) = ask.best(persons, weapons, &rooms) {
                 return best;
@@ -404,7 +329,7 @@ impl Game {
             for &p in persons {
                 for &w in weapons {
                     let cards = vec![p, w, r];
-                    if no_repeats && self.made.contains(&cards) {
+                    if no_repeats && self.seating.made.contains(&cards) {
                         continue;
                     }
                     let gain = table.suggestion_gain(&cards, &responders);
@@ -429,63 +354,30 @@ impl Game {
     }
 
     fn move_to(&mut self, request: &MoveRequest) -> Position {
-        let Some(fallback) = request.targets.first().copied() else {
-            return request
-                .turn
-                .position
-                .unwrap_or(Position::Cell { row: 0, col: 0 });
-        };
-        let Some(map) = self.map.take() else {
-            return fallback;
-        };
-        let rooms = map.rooms().to_vec();
-        let values = self.room_values(&rooms);
-        let value_of = |room: Card| {
-            rooms
-                .iter()
-                .position(|&r| r == room)
-                .map_or(0.0, |i| values[i])
-        };
-        let mut best = (fallback, f64::NEG_INFINITY);
-        for &target in &request.targets {
-            let now = map.room_at(target).map_or(0.0, value_of);
-            let score = now + 0.8 * map.next_turn(target, &values);
-            if score > best.1 + 1e-12 {
-                best = (target, score);
-            }
-        }
-        self.map = Some(map);
-        best.0
+        let map = self.map.take();
+        let target = seating::move_to(map.as_ref(), request, |rooms| self.room_values(rooms));
+        self.map = map;
+        target
     }
 
     fn accuse(&mut self, request: &AccuseRequest) -> Option<Accusation> {
         let (cards, grounds) = self.choose_accusation(request)?;
         self.grounds = Some(grounds);
-        Some(self.accusation(&cards))
+        Some(self.seating.accusation(&cards))
     }
 
     /// The envelope to accuse now, if any, and on what grounds.
     fn choose_accusation(&mut self, request: &AccuseRequest) -> Option<(Vec<usize>, Grounds)> {
-        let variant = self.setup.variant;
-        let notes = self.notes.as_mut();
-        let certain = notes.and_then(Notes::certain);
-        if let Some(cards) = certain {
-            if !cards.iter().any(|&c| self.holds(c)) {
-                return Some((cards, Grounds::Certain));
-            }
+        let variant = self.seating.setup.variant;
+        if let Some(cards) = self.seating.certain(self.notes.as_mut()) {
+            return Some((cards, Grounds::Certain));
         }
         let namers = self.own_namers();
         let odds = self.guess_odds(namers.as_deref());
         let top = odds.as_deref().and_then(|odds| self.top_guess(odds));
         if request.point == AccusePoint::Forced {
-            if variant == Variant::Speedclue {
-                // Nobody could disprove it and none of its cards is ours:
-                // it is the envelope.
-                if let Some((cards, false)) = &self.last {
-                    if !cards.iter().any(|&c| self.holds(c)) {
-                        return Some((cards.clone(), Grounds::Certain));
-                    }
-                }
+            if let Some(cards) = self.seating.last_undisproved() {
+                return Some((cards.to_vec(), Grounds::Certain));
             }
             return top.map(|(cards, _)| (cards, Grounds::Odds));
         }
@@ -500,8 +392,8 @@ impl Game {
             },
             // Out of queries: a guess is better than the certain disqualification.
             Variant::Uniclue => {
-                let limit = self.setup.rules.query_limit.unwrap_or(u32::MAX) as usize;
-                self.made.len() >= limit
+                let limit = self.seating.setup.rules.query_limit.unwrap_or(u32::MAX) as usize;
+                self.seating.made.len() >= limit
             }
             _ => false,
         };
@@ -529,8 +421,8 @@ impl Game {
         if p < race::LEAST_CHANCE || self.field.weak() {
             return false;
         }
-        let rivals: Vec<usize> = (0..self.players)
-            .filter(|&s| s != self.me && !self.gone[s])
+        let rivals: Vec<usize> = (0..self.seating.players)
+            .filter(|&s| s != self.seating.me && !self.gone[s])
             .collect();
         // The lower bar only when every opponent still playing is read as
         // naming its own cards (a `notebook` among them: the plain bar).
@@ -548,7 +440,7 @@ impl Game {
             public,
             exchanges: &self.exchanges,
             rivals: &rivals,
-            seed: self.setup.seed ^ u64::from(self.round),
+            seed: self.seating.setup.seed ^ u64::from(self.round),
         };
         race.nobody_solves().is_some_and(|nobody| {
             nobody
@@ -564,17 +456,23 @@ impl Game {
     /// now. An opponent that keeps asking learns about one item a turn; the
     /// closer the nearest one is to knowing every item, the lower the bar.
     fn guess_threshold(&self) -> f64 {
-        let items = self.categories.first().map_or(0, Vec::len);
+        let items = self.seating.categories.first().map_or(0, Vec::len);
         let hidden = self
+            .seating
             .setup
             .rules
             .hidden
             .first()
             .map_or(1, |&h| usize::from(h));
-        let nearest = (0..self.players)
-            .filter(|&s| s != self.me && !self.gone[s])
+        let nearest = (0..self.seating.players)
+            .filter(|&s| s != self.seating.me && !self.gone[s])
             .map(|s| {
-                let hand = self.setup.hand_sizes.get(s).map_or(0, |&h| usize::from(h));
+                let hand = self
+                    .seating
+                    .setup
+                    .hand_sizes
+                    .get(s)
+                    .map_or(0, |&h| usize::from(h));
                 items.saturating_sub(hidden + hand + self.learnt[s])
             })
             .min();
@@ -600,7 +498,7 @@ impl Game {
         let Some(counted) = namers else {
             return Some(belief.solutions.clone());
         };
-        let mut named = vec![0u32; self.setup.deck.len()];
+        let mut named = vec![0u32; self.seating.setup.deck.len()];
         for (asker, cards) in &self.asked {
             if counted.get(*asker).copied().unwrap_or(false) {
                 for &c in cards {
@@ -617,41 +515,22 @@ impl Game {
     /// `None` without a solver or outside Speed Clue.
     fn own_namers(&self) -> Option<Vec<bool>> {
         match self.notes.as_ref() {
-            Some(notes) if self.setup.variant == Variant::Speedclue => {
-                speed::own_namers(notes.knowledge(), &self.asked, self.me)
+            Some(notes) if self.seating.setup.variant == Variant::Speedclue => {
+                speed::own_namers(notes.knowledge(), &self.asked, self.seating.me)
             }
             _ => None,
         }
     }
 
     /// The most likely envelope of `odds` (`guess_odds`) holding none of
-    /// this bot's cards.
+    /// this bot's cards (`Seating::likeliest`).
     fn top_guess(&mut self, odds: &[(Vec<usize>, f64)]) -> Option<(Vec<usize>, f64)> {
-        let hand: Vec<usize> = self.setup.hand.iter().map(|c| c.index()).collect();
-        if let Some((cards, p)) = odds
-            .iter()
-            .find(|(cards, _)| !cards.iter().any(|c| hand.contains(c)))
-        {
-            return Some((cards.clone(), *p));
-        }
         let belief = self.notes.as_mut()?.belief();
-        // No listed envelope: the likeliest cards of each category.
-        let mut cards = Vec::new();
-        for (category, &count) in self.categories.iter().zip(&self.setup.rules.hidden) {
-            let mut pool: Vec<usize> = category
-                .iter()
-                .copied()
-                .filter(|c| !hand.contains(c))
-                .collect();
-            pool.sort_by(|&a, &b| belief.envelope(b).total_cmp(&belief.envelope(a)));
-            cards.extend(pool.into_iter().take(usize::from(count)));
-        }
-        Some((cards, 0.0))
+        Some(self.seating.likeliest(odds, belief))
     }
 
     fn respond(&mut self, request: &RespondRequest) -> Option<Card> {
-        let asker = request.suggester.index();
-        let seen = self.shown_by_me.get(asker).cloned().unwrap_or_default();
+        let seen = self.seating.shown_to(request.suggester);
         let leak = |card: Card| -> usize {
             let c = card.index();
             if seen.contains(&c) {
@@ -669,11 +548,7 @@ impl Game {
             }
         };
         let card = request.matching.iter().copied().min_by_key(|&c| leak(c))?;
-        if let Some(seen) = self.shown_by_me.get_mut(asker) {
-            if !seen.contains(&card.index()) {
-                seen.push(card.index());
-            }
-        }
+        self.seating.show(request.suggester, card);
         Some(card)
     }
 }
@@ -704,21 +579,16 @@ impl Player for Sleuth {
 
     fn suggest(&mut self, request: &SuggestRequest) -> Option<Suggestion> {
         let game = self.game.as_mut()?;
-        if !request.opponents.is_empty() || game.setup.variant == Variant::Generalized {
-            let suggestion = game.best_interrogation(&request.opponents)?;
-            game.made
-                .push(suggestion.cards.iter().map(|c| c.index()).collect());
-            return Some(suggestion);
-        }
-        let cards = match (game.setup.variant, request.turn.room) {
-            (Variant::Uniclue, Some(room)) => game.uniclue_query(room.index()),
-            (_, room) => game.best_suggestion(room.map(|r| r.index())).0,
+        let suggestion = if game.seating.interrogates(request) {
+            game.best_interrogation(&request.opponents)?
+        } else {
+            let cards = match (game.seating.setup.variant, request.turn.room) {
+                (Variant::Uniclue, Some(room)) => game.uniclue_query(room.index()),
+                (_, room) => game.best_suggestion(room.map(|r| r.index())).0,
+            };
+            seating::suggestion(&cards)
         };
-        game.made.push(cards.clone());
-        Some(Suggestion {
-            cards: cards.into_iter().map(|c| Card(c as u16)).collect(),
-            target: None,
-        })
+        Some(game.seating.ask(suggestion))
     }
 
     fn respond(&mut self, request: &RespondRequest) -> Option<Card> {

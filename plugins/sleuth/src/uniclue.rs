@@ -46,16 +46,16 @@ impl Game {
     /// The suspect and weapon to query in `room` (which is imposed), as the
     /// three cards of the query.
     pub(crate) fn uniclue_query(&mut self, room: usize) -> Vec<usize> {
-        let responders = self.responders();
+        let responders = self.seating.responders();
         let (Some(notes), [persons, weapons, rooms]) =
-            (self.notes.as_mut(), self.categories.as_slice())
+            (self.notes.as_mut(), self.seating.categories.as_slice())
         else {
             return self.best_suggestion(Some(room)).0;
         };
         let belief = notes.belief().clone();
         let table = Table {
             belief: &belief,
-            me: self.me,
+            me: self.seating.me,
             shown: &self.shown_to_me,
         };
         let reach = reach(&belief, rooms, room, &responders);
@@ -65,7 +65,7 @@ impl Game {
             for &weapon in weapons {
                 let cards = vec![person, weapon, room];
                 // The server answers the same query the same way.
-                if self.made.contains(&cards) {
+                if self.seating.made.contains(&cards) {
                     continue;
                 }
                 let mut score = table.suggestion_gain(&cards, &responders);
