@@ -36,6 +36,10 @@
 //! removes the most solutions in the worst case; in `generalized` it asks
 //! one opponent about a list of items, chosen by the same worst case.
 //!
+//! What it does as `sleuth` does (reading the setup, checking answers,
+//! ordering an accusation, the accusations that are certain, the likeliest
+//! envelope, the walk) is `sleuth::seating`, shared by the two.
+//!
 //! ```
 //! use clue_engine::{GameConfig, InProcess, SeatController, play};
 //! use clue_plugin_api::{Player, Variant};
@@ -62,6 +66,7 @@ use clue_plugin_api::{
 use rand::SeedableRng;
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
+use sleuth::seating::{self, Seating};
 use sleuth::{Map, Notes};
 use sleuth_infer::{Knowledge, Owner};
 
@@ -72,30 +77,13 @@ pub struct Rival {
     game: Option<Game>,
 }
 
-/// The suggestion being answered.
-struct Asked {
-    suggester: usize,
-    cards: Vec<usize>,
-}
-
 struct Game {
-    setup: Setup,
-    me: usize,
-    players: usize,
+    seating: Seating,
     /// What this bot knows (`None` when the deck is too big for the solver:
     /// then it only plays legally).
     notes: Option<Notes>,
-    /// Card ids of each category, in deck category order.
-    categories: Vec<Vec<usize>>,
     map: Option<Map>,
     rng: ChaCha8Rng,
-    current: Option<Asked>,
-    /// This bot's suggestions so far (card ids as asked).
-    made: Vec<Vec<usize>>,
-    /// This bot's last suggestion and whether someone disproved it.
-    last: Option<(Vec<usize>, bool)>,
-    /// `shown_by_me[seat]`: cards this bot has shown that seat.
-    shown_by_me: Vec<Vec<usize>>,
 }
 
 /// The questions whose worst answer is least bad, and that answer.
@@ -136,57 +124,12 @@ impl Rival {
 
 impl Game {
     fn new(setup: &Setup) -> Game {
-        let me = setup.seat.index();
-        let players = usize::from(setup.players);
-        let categories: Vec<Vec<usize>> = setup
-            .deck
-            .categories()
-            .into_iter()
-            .map(|c| setup.deck.of(c).iter().map(|card| card.index()).collect())
-            .collect();
-        let hidden: Vec<usize> = setup.rules.hidden.iter().map(|&h| usize::from(h)).collect();
-        let sizes: Vec<usize> = setup.hand_sizes.iter().map(|&h| usize::from(h)).collect();
-        let notes = Knowledge::new(&categories, &hidden, &sizes)
-            .ok()
-            .and_then(|mut knowledge| {
-                let hand: Vec<usize> = setup.hand.iter().map(|c| c.index()).collect();
-                knowledge.add_hand(me, &hand).ok()?;
-                Some(Notes::new(knowledge, setup.seed))
-            });
+        let seating = Seating::new(setup);
         Game {
-            setup: setup.clone(),
-            me,
-            players,
-            notes,
-            categories,
+            notes: seating.notes(),
             map: setup.board.as_ref().and_then(Map::new),
             rng: ChaCha8Rng::seed_from_u64(setup.seed),
-            current: None,
-            made: Vec::new(),
-            last: None,
-            shown_by_me: vec![Vec::new(); players],
-        }
-    }
-
-    /// The seats that answer this bot's suggestions, in order.
-    fn responders(&self) -> Vec<usize> {
-        (1..self.players)
-            .map(|i| (self.me + i) % self.players)
-            .collect()
-    }
-
-    fn holds(&self, card: usize) -> bool {
-        self.setup.hand.iter().any(|c| c.index() == card)
-    }
-
-    /// Orders envelope cards as an accusation: one per category, in category order.
-    fn accusation(&self, cards: &[usize]) -> Accusation {
-        let mut ordered = Vec::with_capacity(cards.len());
-        for category in &self.categories {
-            ordered.extend(cards.iter().copied().filter(|c| category.contains(c)));
-        }
-        Accusation {
-            cards: ordered.into_iter().map(|c| Card(c as u16)).collect(),
+            seating,
         }
     }
 
@@ -216,78 +159,53 @@ impl Game {
     fn watch(&mut self, event: &Event) {
         match event {
             Event::Suggested { seat, suggestion } => {
-                self.current = Some(Asked {
-                    suggester: seat.index(),
-                    cards: suggestion.cards.iter().map(|c| c.index()).collect(),
-                });
+                self.seating.suggested(*seat, suggestion);
             }
             Event::Answered {
                 suggester,
                 passed,
                 shown_by,
                 card,
-            } => self.answered(suggester.index(), passed, *shown_by, *card),
+            } => {
+                let Some(answer) = self.seating.answered(*suggester, passed, *shown_by, *card)
+                else {
+                    return;
+                };
+                for &seat in &answer.passed {
+                    self.learn(|k| k.add_cannot_disprove(seat, &answer.cards));
+                }
+                match answer.shown {
+                    Some((seat, Some(card))) => {
+                        self.learn(|k| k.add_has(Owner::Player(seat), card))
+                    }
+                    Some((seat, None)) => self.learn(|k| k.add_has_one_of(seat, &answer.cards)),
+                    None => {}
+                }
+            }
             Event::Accused {
                 seat,
                 accusation: Some(accusation),
                 correct: Some(false),
             } => {
-                let cards: Vec<usize> = accusation.cards.iter().map(|c| c.index()).collect();
-                let deck = self.categories.iter().map(Vec::len).sum::<usize>();
-                if cards.iter().any(|&c| c >= deck) {
+                let cards = seating::ids(&accusation.cards);
+                if !self.seating.in_deck(&cards) {
                     return;
                 }
                 if let Some(notes) = self.notes.as_mut() {
                     notes.exclude(&cards);
                 }
-                // Under the contest rules an accusation naming a card of one's
-                // own hand is refused, so one that was made names none.
-                if self.setup.rules.contest_rules && seat.index() < self.players {
-                    let seat = seat.index();
+                if let Some(seat) = self.seating.accuser_holds_none(*seat) {
                     self.learn(|k| k.add_cannot_disprove(seat, &cards));
                 }
             }
             Event::HandRevealed { seat, hand } => {
                 let seat = seat.index();
-                let hand: Vec<usize> = hand.iter().map(|c| c.index()).collect();
-                let deck = self.categories.iter().map(Vec::len).sum::<usize>();
-                if seat < self.players && hand.iter().all(|&c| c < deck) {
+                let hand = seating::ids(hand);
+                if seat < self.seating.players && self.seating.in_deck(&hand) {
                     self.learn(|k| k.add_hand(seat, &hand));
                 }
             }
             _ => {}
-        }
-    }
-
-    fn answered(
-        &mut self,
-        suggester: usize,
-        passed: &[Seat],
-        shown_by: Option<Seat>,
-        card: Option<Card>,
-    ) {
-        let Some(asked) = self.current.take() else {
-            return;
-        };
-        let cards = asked.cards;
-        let deck = self.categories.iter().map(Vec::len).sum::<usize>();
-        let valid = |c: usize| c < deck;
-        if !cards.iter().all(|&c| valid(c)) || suggester != asked.suggester {
-            return;
-        }
-        let players = self.players;
-        for seat in passed.iter().map(|s| s.index()).filter(|&s| s < players) {
-            self.learn(|k| k.add_cannot_disprove(seat, &cards));
-        }
-        if suggester == self.me {
-            self.last = Some((cards.clone(), shown_by.is_some()));
-        }
-        let Some(seat) = shown_by.map(|s| s.index()).filter(|&s| s < players) else {
-            return;
-        };
-        match card.map(|c| c.index()).filter(|&c| valid(c)) {
-            Some(card) => self.learn(|k| k.add_has(Owner::Player(seat), card)),
-            None => self.learn(|k| k.add_has_one_of(seat, &cards)),
         }
     }
 
@@ -296,14 +214,14 @@ impl Game {
     /// solutions; made ones only when every one was made.
     fn best_suggestions(&self, room: Option<usize>, candidates: &[Vec<usize>]) -> Option<Best> {
         let notes = self.notes.as_ref()?;
-        let [persons, weapons, rooms] = self.categories.as_slice() else {
+        let [persons, weapons, rooms] = self.seating.categories.as_slice() else {
             return None;
         };
         let rooms = match room {
             Some(room) => vec![room],
             None => rooms.clone(),
         };
-        let responders = self.responders();
+        let responders = self.seating.responders();
         let knowledge = notes.knowledge();
         for repeats in [false, true] {
             let mut best: Option<Best> = None;
@@ -311,7 +229,7 @@ impl Game {
                 for &p in persons {
                     for &w in weapons {
                         let cards = vec![p, w, r];
-                        if !repeats && self.made.contains(&cards) {
+                        if !repeats && self.seating.made.contains(&cards) {
                             continue;
                         }
                         let bound = best.as_ref().map(|b| b.left);
@@ -339,15 +257,7 @@ impl Game {
             }
         }
         // No solver: the first card of each category, in the room required.
-        let mut cards: Vec<usize> = self
-            .categories
-            .iter()
-            .filter_map(|c| c.first().copied())
-            .collect();
-        if let (Some(room), Some(last)) = (room, cards.last_mut()) {
-            *last = room;
-        }
-        cards
+        self.seating.first_cards(room)
     }
 
     /// `generalized`: the interrogation of one opponent whose worst answer
@@ -356,7 +266,7 @@ impl Game {
     /// be hidden first, 2 to 8 of them.
     fn interrogation(&mut self, opponents: &[Seat]) -> Option<Suggestion> {
         let candidates = self.candidates();
-        let items = self.categories.first()?.clone();
+        let items = self.seating.categories.first()?.clone();
         let mut best: Option<Best> = None;
         if let Some(notes) = self.notes.as_mut() {
             let envelope: Vec<f64> = {
@@ -365,7 +275,7 @@ impl Game {
             };
             let knowledge = notes.knowledge();
             for target in opponents.iter().map(|s| s.index()) {
-                if target >= self.players {
+                if target >= self.seating.players {
                     continue;
                 }
                 let mut open: Vec<(usize, f64)> = items
@@ -396,56 +306,20 @@ impl Game {
                 }
             }
         }
-        let (target, list) = match best.and_then(|b| b.ties.choose(&mut self.rng).cloned()) {
+        match best.and_then(|b| b.ties.choose(&mut self.rng).cloned()) {
             Some(mut question) => {
                 let target = question.pop()?;
-                (target, question)
+                Some(seating::interrogation(target, &question))
             }
-            None => {
-                // Nothing left to learn: ask about a card of our own (a safe "no").
-                let item = self
-                    .setup
-                    .hand
-                    .first()
-                    .map(|c| c.index())
-                    .or_else(|| items.first().copied())?;
-                (opponents.first()?.index(), vec![item])
-            }
-        };
-        Some(Suggestion {
-            cards: list.into_iter().map(|c| Card(c as u16)).collect(),
-            target: Some(Seat(target as u8)),
-        })
+            None => self.seating.safe_interrogation(opponents),
+        }
     }
 
     fn move_to(&mut self, request: &MoveRequest) -> Position {
-        let Some(fallback) = request.targets.first().copied() else {
-            return request
-                .turn
-                .position
-                .unwrap_or(Position::Cell { row: 0, col: 0 });
-        };
-        let Some(map) = self.map.take() else {
-            return fallback;
-        };
-        let rooms = map.rooms().to_vec();
-        let values = self.room_values(&rooms);
-        let value_of = |room: Card| {
-            rooms
-                .iter()
-                .position(|&r| r == room)
-                .map_or(0.0, |i| values[i])
-        };
-        let mut best = (fallback, f64::NEG_INFINITY);
-        for &target in &request.targets {
-            let now = map.room_at(target).map_or(0.0, value_of);
-            let score = now + 0.8 * map.next_turn(target, &values);
-            if score > best.1 + 1e-12 {
-                best = (target, score);
-            }
-        }
-        self.map = Some(map);
-        best.0
+        let map = self.map.take();
+        let target = seating::move_to(map.as_ref(), request, |rooms| self.room_values(rooms));
+        self.map = map;
+        target
     }
 
     /// What asking in each room is worth: the bits of solutions its best
@@ -471,62 +345,43 @@ impl Game {
     }
 
     fn accuse(&mut self, request: &AccuseRequest) -> Option<Accusation> {
-        let certain = self.notes.as_mut().and_then(Notes::certain);
-        if let Some(cards) = certain {
-            if !cards.iter().any(|&c| self.holds(c)) {
-                return Some(self.accusation(&cards));
-            }
+        if let Some(cards) = self.seating.certain(self.notes.as_mut()) {
+            return Some(self.seating.accusation(&cards));
         }
         let forced = request.point == AccusePoint::Forced;
         // Out of UniClue queries: a guess beats the certain disqualification.
-        let limit = self.setup.rules.query_limit.map(|l| l as usize);
-        let out_of_queries =
-            self.setup.variant == Variant::Uniclue && limit.is_some_and(|l| self.made.len() >= l);
+        let setup = &self.seating.setup;
+        let limit = setup.rules.query_limit.map(|l| l as usize);
+        let out_of_queries = setup.variant == Variant::Uniclue
+            && limit.is_some_and(|l| self.seating.made.len() >= l);
         if !forced && !out_of_queries {
             return None;
         }
-        if forced && self.setup.variant == Variant::Speedclue {
-            if let Some((cards, false)) = &self.last {
-                if !cards.iter().any(|&c| self.holds(c)) {
-                    return Some(self.accusation(cards));
-                }
+        if forced {
+            if let Some(cards) = self.seating.last_undisproved() {
+                return Some(self.seating.accusation(cards));
             }
         }
         let guess = self.likeliest();
-        Some(self.accusation(&guess))
+        Some(self.seating.accusation(&guess))
     }
 
-    /// The likeliest envelope holding none of this bot's cards.
+    /// The likeliest envelope holding none of this bot's cards
+    /// (`Seating::likeliest`); without a solver, the first such cards of
+    /// each category.
     fn likeliest(&mut self) -> Vec<usize> {
-        let hand: Vec<usize> = self.setup.hand.iter().map(|c| c.index()).collect();
-        let mut cards = Vec::new();
         if let Some(notes) = self.notes.as_mut() {
             let belief = notes.belief();
-            if let Some((envelope, _)) = belief
-                .solutions
-                .iter()
-                .find(|(cards, _)| !cards.iter().any(|c| hand.contains(c)))
-            {
-                return envelope.clone();
-            }
-            // No listed envelope: the likeliest cards of each category.
-            for (category, &count) in self.categories.iter().zip(&self.setup.rules.hidden) {
-                let mut pool: Vec<usize> = category
-                    .iter()
-                    .copied()
-                    .filter(|c| !hand.contains(c))
-                    .collect();
-                pool.sort_by(|&a, &b| belief.envelope(b).total_cmp(&belief.envelope(a)));
-                cards.extend(pool.into_iter().take(usize::from(count)));
-            }
-            return cards;
+            return self.seating.likeliest(&belief.solutions, belief).0;
         }
-        for (category, &count) in self.categories.iter().zip(&self.setup.rules.hidden) {
+        let seating = &self.seating;
+        let mut cards = Vec::new();
+        for (category, &count) in seating.categories.iter().zip(&seating.setup.rules.hidden) {
             cards.extend(
                 category
                     .iter()
                     .copied()
-                    .filter(|c| !hand.contains(c))
+                    .filter(|&c| !seating.holds(c))
                     .take(usize::from(count)),
             );
         }
@@ -536,8 +391,7 @@ impl Game {
     /// The card to show: one the suggester has seen from this bot already,
     /// otherwise one of the category with the most envelope candidates left.
     fn respond(&mut self, request: &RespondRequest) -> Option<Card> {
-        let asker = request.suggester.index();
-        let seen = self.shown_by_me.get(asker).cloned().unwrap_or_default();
+        let seen = self.seating.shown_to(request.suggester);
         let card = match request
             .matching
             .iter()
@@ -557,12 +411,9 @@ impl Game {
                 };
                 // Rooms (the last category) first, then the others in order;
                 // a stable sort keeps that order among equal counts.
-                let mut order: Vec<&Vec<usize>> = self.categories.iter().rev().take(1).collect();
-                order.extend(
-                    self.categories
-                        .iter()
-                        .take(self.categories.len().saturating_sub(1)),
-                );
+                let categories = &self.seating.categories;
+                let mut order: Vec<&Vec<usize>> = categories.iter().rev().take(1).collect();
+                order.extend(categories.iter().take(categories.len().saturating_sub(1)));
                 order.sort_by_key(|category| std::cmp::Reverse(open(category)));
                 order
                     .iter()
@@ -576,11 +427,7 @@ impl Game {
                     .or_else(|| request.matching.first().copied())?
             }
         };
-        if let Some(seen) = self.shown_by_me.get_mut(asker) {
-            if !seen.contains(&card.index()) {
-                seen.push(card.index());
-            }
-        }
+        self.seating.show(request.suggester, card);
         Some(card)
     }
 }
@@ -611,18 +458,12 @@ impl Player for Rival {
 
     fn suggest(&mut self, request: &SuggestRequest) -> Option<Suggestion> {
         let game = self.game.as_mut()?;
-        if !request.opponents.is_empty() || game.setup.variant == Variant::Generalized {
-            let suggestion = game.interrogation(&request.opponents)?;
-            game.made
-                .push(suggestion.cards.iter().map(|c| c.index()).collect());
-            return Some(suggestion);
-        }
-        let cards = game.suggestion(request.turn.room.map(|r| r.index()));
-        game.made.push(cards.clone());
-        Some(Suggestion {
-            cards: cards.into_iter().map(|c| Card(c as u16)).collect(),
-            target: None,
-        })
+        let suggestion = if game.seating.interrogates(request) {
+            game.interrogation(&request.opponents)?
+        } else {
+            seating::suggestion(&game.suggestion(request.turn.room.map(|r| r.index())))
+        };
+        Some(game.seating.ask(suggestion))
     }
 
     fn respond(&mut self, request: &RespondRequest) -> Option<Card> {
