@@ -216,6 +216,9 @@ impl Game {
                 correct: Some(false),
             } => {
                 let cards = seating::ids(&accusation.cards);
+                if !self.seating.in_deck(&cards) {
+                    return;
+                }
                 if let Some(notes) = self.notes.as_mut() {
                     notes.exclude(&cards);
                 }
@@ -227,9 +230,11 @@ impl Game {
                 let seat = seat.index();
                 let hand = seating::ids(hand);
                 if seat < self.seating.players {
-                    self.learn_both(|k| k.add_hand(seat, &hand));
                     self.gone[seat] = true;
-                    self.learnt.iter_mut().for_each(|l| *l += hand.len());
+                    if self.seating.in_deck(&hand) {
+                        self.learn_both(|k| k.add_hand(seat, &hand));
+                        self.learnt.iter_mut().for_each(|l| *l += hand.len());
+                    }
                 }
             }
             _ => {}

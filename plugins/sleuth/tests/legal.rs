@@ -73,3 +73,38 @@ fn every_table_size_of_the_boardless_variants() {
         check_games(&config, 60, Opponents::Notebook);
     }
 }
+
+/// An event naming a card outside the deck (a wrong accusation, a revealed
+/// hand) is ignored, as `rival` ignores it: a host or a remote server that
+/// sends one must not make the bot panic or spoil what it knows.
+#[test]
+fn events_naming_cards_outside_the_deck_are_ignored() {
+    use clue_plugin_api::{Accusation, Card, Event, Player, Seat};
+
+    let mut sleuth = sleuth::Sleuth::default();
+    sleuth.begin_game(&common::speedclue_setup(3, &[0, 6, 12, 13, 14, 15]));
+    let before: Vec<Option<f64>> = (0..21).map(|c| sleuth.envelope_chance(Card(c))).collect();
+    sleuth.watch(&Event::Accused {
+        seat: Seat(1),
+        accusation: Some(Accusation {
+            cards: vec![Card(1), Card(7), Card(999)],
+        }),
+        correct: Some(false),
+    });
+    sleuth.watch(&Event::HandRevealed {
+        seat: Seat(2),
+        hand: vec![Card(1), Card(999)],
+    });
+    let after: Vec<Option<f64>> = (0..21).map(|c| sleuth.envelope_chance(Card(c))).collect();
+    assert_eq!(before, after);
+    // A well-formed wrong accusation still teaches.
+    sleuth.watch(&Event::Accused {
+        seat: Seat(1),
+        accusation: Some(Accusation {
+            cards: vec![Card(1), Card(7), Card(16)],
+        }),
+        correct: Some(false),
+    });
+    let taught: Vec<Option<f64>> = (0..21).map(|c| sleuth.envelope_chance(Card(c))).collect();
+    assert_ne!(before, taught);
+}
