@@ -5,9 +5,9 @@
 //! replay identically, and are the very games `builtin:sleuth` plays in the
 //! same seat. Server lines the entrant cannot read are errors that quote them.
 
+mod contest_support;
+
 use std::io::{Cursor, Read, Write};
-use std::net::TcpListener;
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use clue_engine::{GameConfig, GameRecord, Outcome, SeatController, play};
@@ -197,36 +197,27 @@ fn the_binary_connects_and_reports_a_garbage_line() {
     );
 }
 
-/// Starts `clue speedclue client --bot builtin:sleuth NAME` against a
-/// listening port and takes its connection (reads time out after 20 s, a
-/// hang guard only).
+/// `clue speedclue client --bot builtin:sleuth NAME PORT`, connected.
 fn connect_entrant(name: &str) -> (std::process::Child, std::net::TcpStream) {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("listens");
-    let port = listener.local_addr().expect("address").port();
-    let child = Command::new(env!("CARGO_BIN_EXE_clue"))
-        .args(["speedclue", "client", "--bot", "builtin:sleuth", name])
-        .arg(port.to_string())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("clue runs");
-    let (stream, _) = listener.accept().expect("the entrant connects");
-    stream
-        .set_read_timeout(Some(Duration::from_secs(20)))
-        .expect("timeout (a hang guard only)");
-    (child, stream)
+    contest_support::connect(|port| {
+        [
+            env!("CARGO_BIN_EXE_clue"),
+            "speedclue",
+            "client",
+            "--bot",
+            "builtin:sleuth",
+            name,
+        ]
+        .iter()
+        .map(|w| w.to_string())
+        .chain([port.to_string()])
+        .collect()
+    })
 }
 
-/// One message as the contest's server reads it (`Player.getResponse`):
-/// one read into a 512-char buffer, trailing NULs stripped.
+/// One message as the contest's server reads it.
 fn contest_read(stream: &mut std::net::TcpStream) -> String {
-    let mut buffer = [0u8; 512];
-    let n = stream
-        .read(&mut buffer)
-        .expect("reads (the hang guard is 20 s)");
-    String::from_utf8_lossy(&buffer[..n])
-        .trim_end_matches('\0')
-        .to_string()
+    contest_support::contest_read(stream).expect("reads (the hang guard is 20 s)")
 }
 
 /// A stand-in for the reading side of the contest's Java server

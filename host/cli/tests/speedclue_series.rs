@@ -10,10 +10,9 @@
 //! played by our engine, the stand-in's seat turning each request and
 //! event into the message `Player.java` would send.
 
-use std::io::{Read, Write};
-use std::net::TcpListener;
-use std::process::{Command, Stdio};
-use std::time::Duration;
+mod contest_support;
+
+use std::io::Write;
 
 use clue_engine::{GameConfig, Outcome, SeatController, play};
 use clue_plugin_api::Variant;
@@ -37,14 +36,8 @@ impl ContestConnection {
         self.stream
             .write_all(message.as_bytes())
             .map_err(|e| clue_engine::Fault::new(DqReason::Crash, e.to_string()))?;
-        let mut buffer = [0u8; 512];
-        let n = self
-            .stream
-            .read(&mut buffer)
+        let answer = contest_support::contest_read(&mut self.stream)
             .map_err(|e| clue_engine::Fault::new(DqReason::Timeout, e.to_string()))?;
-        let answer = String::from_utf8_lossy(&buffer[..n])
-            .trim_end_matches('\0')
-            .to_string();
         self.transcript.push(format!("> {message}"));
         self.transcript.push(format!("< {answer}"));
         Ok(answer)
@@ -222,40 +215,24 @@ impl SeatController for ContestPlayer<'_> {
 /// protocol violation, and the entrant counts the games it was dealt.
 #[test]
 fn sleuth_plays_a_whole_series_under_the_contest_server_stand_in() {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("listens");
-    let port = listener.local_addr().expect("address").port();
     // `EntryScript.process`: `{Sleuth}` is the identifier, `%%` the port,
-    // the line split on spaces.
-    let line = format!(
-        "{} speedclue client --bot builtin:sleuth {{Sleuth}} %%",
-        env!("CARGO_BIN_EXE_clue")
-    )
-    .replace("{Sleuth}", "Sleuth")
-    .replace("%%", &port.to_string());
-    let words: Vec<&str> = line.split(' ').collect();
-    let child = Command::new(words[0])
-        .args(&words[1..])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("clue runs");
-    let (stream, _) = listener.accept().expect("the entrant connects");
-    // `TimeoutViolation.TIMEOUT`-style read timeout: a hang guard here.
-    stream
-        .set_read_timeout(Some(Duration::from_secs(20)))
-        .expect("timeout");
+    // the line split on spaces; its `ID alive` read as `Player` reads.
+    let (child, mut stream) = contest_support::connect(|port| {
+        format!(
+            "{} speedclue client --bot builtin:sleuth {{Sleuth}} %%",
+            env!("CARGO_BIN_EXE_clue")
+        )
+        .replace("{Sleuth}", "Sleuth")
+        .replace("%%", &port.to_string())
+        .split(' ')
+        .map(str::to_string)
+        .collect()
+    });
+    let alive = contest_support::contest_read(&mut stream).expect("reads `ID alive`");
     let mut connection = ContestConnection {
         stream,
         transcript: Vec::new(),
     };
-    let mut buffer = [0u8; 512];
-    let n = connection
-        .stream
-        .read(&mut buffer)
-        .expect("reads `ID alive`");
-    let alive = String::from_utf8_lossy(&buffer[..n])
-        .trim_end_matches('\0')
-        .to_string();
     assert!(alive.eq_ignore_ascii_case("Sleuth alive"), "`{alive}`");
 
     let mut games = 0;
