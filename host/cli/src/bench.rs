@@ -405,11 +405,15 @@ fn acceptance(rows: &[(Variant, u8, &str, Tally)], queries: Option<&Queries>) ->
         let ok = q.mean <= UNICLUE_BAR.mean && q.p95 <= UNICLUE_BAR.p95 && q.max <= UNICLUE_BAR.max;
         met &= ok;
         println!(
-            "  uniclue, issue 18: mean at most {:.1}, p95 at most {}, max at most {}: {}",
+            "  uniclue, issue 18: mean at most {:.1}, p95 at most {}, max at most {}: {} ({:.1}% of the solved deals took over {} queries, {:.2}% over {})",
             UNICLUE_BAR.mean,
             UNICLUE_BAR.p95,
             UNICLUE_BAR.max,
-            yes(ok)
+            yes(ok),
+            100.0 * q.over_p95_bar,
+            UNICLUE_BAR.p95,
+            100.0 * q.over_max_bar,
+            UNICLUE_BAR.max
         );
     }
     for (_, players, _, t) in rows.iter().filter(|(v, players, against, _)| {
@@ -587,6 +591,17 @@ struct Queries {
     mean: f64,
     p95: u32,
     max: u32,
+    /// The shares of solved deals over the p95 bar and over the max bar.
+    over_p95_bar: f64,
+    over_max_bar: f64,
+}
+
+/// The share of `queries` over `bar` (0 when there are none).
+fn share_over(queries: &[u32], bar: u32) -> f64 {
+    if queries.is_empty() {
+        return 0.0;
+    }
+    queries.iter().filter(|&&q| q > bar).count() as f64 / queries.len() as f64
 }
 
 /// The queries sleuth needs in `uniclue`, over deals with 3 to 6 players.
@@ -597,9 +612,11 @@ fn uniclue_queries(args: &StrengthArgs) -> anyhow::Result<Option<Queries>> {
     }
     println!();
     println!("uniclue: queries to a correct accusation over {games} random deals (3 to 6 players)");
+    let over_p95 = format!("> {}", UNICLUE_BAR.p95);
+    let over_max = format!("> {}", UNICLUE_BAR.max);
     println!(
-        "{:<8} {:>6} {:>7} {:>7} {:>6} {:>5} {:>5}",
-        "players", "deals", "solved", "mean", "p50", "p95", "max"
+        "{:<8} {:>6} {:>7} {:>7} {:>6} {:>5} {:>5} {:>7} {:>7}",
+        "players", "deals", "solved", "mean", "p50", "p95", "max", over_p95, over_max
     );
     let configs: Vec<GameConfig> = (3..=6)
         .map(|p| GameConfig::new(Variant::Uniclue, p))
@@ -636,15 +653,19 @@ fn uniclue_queries(args: &StrengthArgs) -> anyhow::Result<Option<Queries>> {
                 .copied()
                 .unwrap_or(0)
         };
+        let over_p95_bar = share_over(&queries, UNICLUE_BAR.p95);
+        let over_max_bar = share_over(&queries, UNICLUE_BAR.max);
         println!(
-            "{:<8} {:>6} {:>7} {:>7.2} {:>6} {:>5} {:>5}",
+            "{:<8} {:>6} {:>7} {:>7.2} {:>6} {:>5} {:>5} {:>6.1}% {:>6.2}%",
             label,
             games.len(),
             solved,
             mean,
             at(0.5),
             at(0.95),
-            queries.last().copied().unwrap_or(0)
+            queries.last().copied().unwrap_or(0),
+            100.0 * over_p95_bar,
+            100.0 * over_max_bar
         );
         if label == "all" {
             summary = Some(Queries {
@@ -654,6 +675,8 @@ fn uniclue_queries(args: &StrengthArgs) -> anyhow::Result<Option<Queries>> {
                 mean,
                 p95: at(0.95),
                 max: queries.last().copied().unwrap_or(0),
+                over_p95_bar,
+                over_max_bar,
             });
         }
     }
@@ -685,6 +708,14 @@ mod tests {
             tally.race_wins,
         );
         assert_eq!(got, expected, "{accusations:?}, won: {won}");
+    }
+
+    #[test]
+    fn share_over_counts_the_deals_strictly_over_the_bar() {
+        assert_eq!(share_over(&[], 15), 0.0);
+        assert_eq!(share_over(&[15, 15, 15, 15], 15), 0.0);
+        assert_eq!(share_over(&[9, 15, 16, 40], 15), 0.5);
+        assert_eq!(share_over(&[31], 30), 1.0);
     }
 
     #[test]
