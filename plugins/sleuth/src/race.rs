@@ -1,4 +1,5 @@
-//! The race in Speed Clue: whether to accuse the likeliest envelope before
+//! The race in Speed Clue (and on the `framework` grid, where it was
+//! measured to pay too): whether to accuse the likeliest envelope before
 //! being certain of it. A wrong accusation eliminates, so it is worth making
 //! only when waiting loses more: when an opponent is likely to be certain
 //! by its next turn, which comes before this bot's next one.

@@ -52,6 +52,41 @@ fn speed_clue_accusations_are_certain_but_the_race() {
     );
 }
 
+/// On the `framework` grid sleuth races as in Speed Clue: against other
+/// `sleuth`s some accusations are on the odds, and every certain one is
+/// right.
+#[test]
+fn framework_accusations_are_certain_but_the_race() {
+    let config = GameConfig::new(Variant::Framework, 4);
+    let [right, wrong, odds_right, odds_wrong] = grounds(&config, 80, Opponents::Sleuth);
+    assert!(right > 5, "{right} certain accusations in 80 games");
+    assert_eq!(wrong, 0);
+    assert!(
+        odds_right + odds_wrong > 0,
+        "no race in 80 framework games against sleuths"
+    );
+}
+
+/// On the classic and CyberClue boards the race did not pay
+/// (docs/strength.md), so there every accusation is certain, even against
+/// other `sleuth`s.
+#[test]
+fn classic_and_cyberclue_accusations_are_all_certain() {
+    for variant in [Variant::Classic, Variant::Cyberclue] {
+        let config = GameConfig::new(variant, 4);
+        let [right, wrong, odds_right, odds_wrong] = grounds(&config, 30, Opponents::Sleuth);
+        assert!(
+            right > 2,
+            "{variant}: {right} certain accusations in 30 games"
+        );
+        assert_eq!(
+            (wrong, odds_right, odds_wrong),
+            (0, 0, 0),
+            "{variant}: wrong certain, right and wrong bets"
+        );
+    }
+}
+
 /// In `generalized` sleuth guesses before it is certain when an opponent is
 /// about to know: those guesses are on the odds, and some are wrong.
 #[test]

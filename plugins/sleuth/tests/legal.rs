@@ -1,6 +1,6 @@
 //! `sleuth` plays every variant legally: never disqualified, and never a
 //! wrong accusation where a wrong accusation eliminates, except the bets of
-//! Speed Clue's race (made on the odds, and saying so).
+//! the race in Speed Clue and `framework` (made on the odds, and saying so).
 
 mod common;
 
@@ -28,7 +28,8 @@ fn check_games(config: &GameConfig, games: u64, opponents: Opponents) -> u32 {
         for ((accusation, forced), grounds) in spy.accusations.iter().zip(&spy.grounds) {
             let mut cards = accusation.cards.clone();
             cards.sort();
-            let race = config.variant == Variant::Speedclue && *grounds == Some(Grounds::Odds);
+            let race = matches!(config.variant, Variant::Speedclue | Variant::Framework)
+                && *grounds == Some(Grounds::Odds);
             if cards == envelope {
                 correct += 1;
             } else if eliminates(config.variant) && !race {
