@@ -33,38 +33,39 @@ fn grounds(config: &GameConfig, games: u64, opponents: Opponents) -> [u32; 4] {
     counts
 }
 
+/// Against other `sleuth`s (exact counters, the field the race is for),
+/// over `games` games of `config`: every certain accusation right, and
+/// some on the odds.
+fn races_against_sleuths(config: &GameConfig, games: u64) {
+    let [right, wrong, odds_right, odds_wrong] = grounds(config, games, Opponents::Sleuth);
+    let variant = config.variant;
+    assert!(
+        right > 5,
+        "{variant}: {right} certain accusations in {games} games"
+    );
+    assert_eq!(wrong, 0, "{variant}: wrong certain accusations");
+    assert!(
+        odds_right + odds_wrong > 0,
+        "{variant}: no race in {games} games against sleuths"
+    );
+}
+
 /// In Speed Clue sleuth accuses on the odds only in the race (an opponent
 /// all but sure to be certain first); every other accusation is certain,
-/// and right. Against other `sleuth`s (exact counters, the field the race
-/// is for) it races.
+/// and right. Against other `sleuth`s it races.
 #[test]
 fn speed_clue_accusations_are_certain_but_the_race() {
     let config = GameConfig::new(Variant::Speedclue, 4);
     let [right, wrong, ..] = grounds(&config, 40, Opponents::Notebook);
     assert!(right > 5, "{right} certain accusations in 40 games");
     assert_eq!(wrong, 0);
-    let [right, wrong, odds_right, odds_wrong] = grounds(&config, 40, Opponents::Sleuth);
-    assert!(right > 5, "{right} certain accusations in 40 games");
-    assert_eq!(wrong, 0);
-    assert!(
-        odds_right + odds_wrong > 0,
-        "no race in 40 games against sleuths"
-    );
+    races_against_sleuths(&config, 40);
 }
 
-/// On the `framework` grid sleuth races as in Speed Clue: against other
-/// `sleuth`s some accusations are on the odds, and every certain one is
-/// right.
+/// On the `framework` grid sleuth races as in Speed Clue.
 #[test]
 fn framework_accusations_are_certain_but_the_race() {
-    let config = GameConfig::new(Variant::Framework, 4);
-    let [right, wrong, odds_right, odds_wrong] = grounds(&config, 80, Opponents::Sleuth);
-    assert!(right > 5, "{right} certain accusations in 80 games");
-    assert_eq!(wrong, 0);
-    assert!(
-        odds_right + odds_wrong > 0,
-        "no race in 80 framework games against sleuths"
-    );
+    races_against_sleuths(&GameConfig::new(Variant::Framework, 4), 80);
 }
 
 /// On the classic and CyberClue boards the race did not pay
