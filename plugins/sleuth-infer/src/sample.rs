@@ -17,8 +17,11 @@ use crate::problem::Problem;
 
 /// Independent chains run for one estimate.
 const CHAINS: usize = 4;
-/// Search nodes allowed when looking for a starting deal.
+/// Search nodes allowed when looking for a starting deal, over all tries.
 const SEARCH_BUDGET: usize = 1_000_000;
+/// Search nodes of the first try; each try after a failed one gets twice
+/// as many (see `start`).
+const FIRST_TRY: usize = 1_000;
 
 /// Deals drawn and how often each card was with each owner.
 pub(crate) struct Tally {
@@ -102,6 +105,22 @@ impl Rules<'_> {
         self.clauses[owner]
             .iter()
             .all(|&cards| !(hands[owner] & cards).is_empty())
+    }
+
+    /// Whether every hand and every category of the envelope can still be
+    /// filled from the `unplaced` cards it may take.
+    fn can_fill(&self, hands: &[CardSet], unplaced: CardSet) -> bool {
+        (0..self.need.len()).all(|owner| {
+            let may = unplaced & self.knowledge.possible_set(owner);
+            if owner == self.envelope {
+                (0..self.envelope_need.len()).all(|category| {
+                    let of = self.knowledge.category_set(category);
+                    (hands[owner] & of).len() + (may & of).len() >= self.envelope_need[category]
+                })
+            } else {
+                hands[owner].len() + may.len() >= self.need[owner]
+            }
+        })
     }
 
     fn envelope_holds(&self, hands: &[CardSet]) -> bool {
@@ -210,23 +229,46 @@ pub(crate) fn sample(knowledge: &Knowledge, samples: usize, seed: u64) -> Option
 }
 
 /// A consistent deal of the open cards (owner per position in `rules.open`)
-/// by randomized depth-first search.
+/// by randomized depth-first search, pruned by `can_fill` and restarted
+/// with a doubled budget whenever a try runs out.
+///
+/// One randomized search is heavy-tailed (Gomes, Selman and Kautz,
+/// "Heavy-tailed phenomena in satisfiability and constraint satisfaction
+/// problems", 2000). On 3,625 sampled states of six-player `framework`
+/// games, a single search of a million nodes left 15 estimates uniform (no
+/// start found) and took up to 168 ms (p99 29 ms); with `can_fill` and
+/// restarts none failed and the slowest estimate took 8.6 ms (p99 4.8 ms).
+/// Either alone was not enough: restarts alone 39 ms at most, the pruning
+/// alone 3 failures.
 fn start(rules: &Rules, rng: &mut Rng) -> Option<Vec<usize>> {
     let owners = rules.need.len();
-    let mut hands = vec![CardSet::EMPTY; owners];
-    let mut owner_of = vec![usize::MAX; rules.open.len()];
-    let mut budget = SEARCH_BUDGET;
     let unplaced = CardSet::of(&rules.open);
-    search(
-        rules,
-        0,
-        &mut hands,
-        &mut owner_of,
-        unplaced,
-        &mut budget,
-        rng,
-    )
-    .then_some(owner_of)
+    let mut left = SEARCH_BUDGET;
+    let mut size = FIRST_TRY;
+    while left > 0 {
+        let mut budget = size.min(left);
+        let granted = budget;
+        let mut hands = vec![CardSet::EMPTY; owners];
+        let mut owner_of = vec![usize::MAX; rules.open.len()];
+        if search(
+            rules,
+            0,
+            &mut hands,
+            &mut owner_of,
+            unplaced,
+            &mut budget,
+            rng,
+        ) {
+            return Some(owner_of);
+        }
+        if budget > 0 {
+            // The whole tree was searched: there is no consistent deal.
+            return None;
+        }
+        left -= granted;
+        size = size.saturating_mul(2);
+    }
+    None
 }
 
 fn search(
@@ -269,6 +311,7 @@ fn search(
         hands[owner].insert(card);
         owner_of[position] = owner;
         if rules.clauses_hold(hands, rest)
+            && rules.can_fill(hands, rest)
             && search(rules, position + 1, hands, owner_of, rest, budget, rng)
         {
             return true;

@@ -3,7 +3,7 @@
 mod common;
 
 use common::{Deck, Fact, Rng, random_deal};
-use sleuth_infer::{Config, Owner};
+use sleuth_infer::{Config, Knowledge, Owner};
 
 /// Facts player 0 gathers from `suggestions` random suggestions answered
 /// truthfully in a 6-player classic game.
@@ -68,5 +68,79 @@ fn estimate_is_close_to_exact() {
             }
         }
         assert!(worst < 0.02, "seed {seed}: worst gap {worst}");
+    }
+}
+
+/// A state of `tests/data/hard_starts.txt`: the sampler's seed and the
+/// knowledge (the file's header gives the format).
+fn hard_state(line: &str) -> (u64, Knowledge) {
+    let numbers = |text: &str| -> Vec<usize> {
+        text.split(',')
+            .map(|n| n.parse().expect("a card id or count"))
+            .collect()
+    };
+    let fields: Vec<&str> = line.split(';').collect();
+    let [seed, categories, hidden, hands, facts] = fields[..] else {
+        panic!("five fields in {line}");
+    };
+    let categories: Vec<Vec<usize>> = categories.split('|').map(numbers).collect();
+    let mut knowledge = Knowledge::new(&categories, &numbers(hidden), &numbers(hands)).unwrap();
+    for fact in facts.split('/') {
+        let [kind, who, cards] = fact.split(' ').collect::<Vec<_>>()[..] else {
+            panic!("three parts in {fact}");
+        };
+        let fact = match kind {
+            "L" => {
+                let owner = match who {
+                    "E" => Owner::Envelope,
+                    player => Owner::Player(player.parse().unwrap()),
+                };
+                Fact::Lacks(owner, cards.parse().unwrap())
+            }
+            "O" => Fact::OneOf(who.parse().unwrap(), numbers(cards)),
+            "N" => Fact::NotEnvelope(numbers(cards)),
+            _ => panic!("unknown fact {fact}"),
+        };
+        fact.add_to(&mut knowledge).unwrap();
+    }
+    (seed.parse().unwrap(), knowledge)
+}
+
+/// The sampler's starting deal is found where one randomized search ran out
+/// of nodes (the estimate fell back to uniform) or took over 100 ms of a
+/// decision, and the estimate from it is close to the exact count.
+#[test]
+fn hard_starting_deals_are_found() {
+    let text = include_str!("data/hard_starts.txt");
+    let states: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(states.len(), 4, "the file's states");
+    for (index, line) in states.into_iter().enumerate() {
+        let (seed, knowledge) = hard_state(line);
+        let exact = knowledge.probabilities(&Config::default()).unwrap();
+        let sampled = knowledge
+            .probabilities(&Config {
+                seed,
+                work_limit: 0,
+                samples: 20_000,
+                ..Config::default()
+            })
+            .unwrap();
+        assert!(exact.exact && !sampled.exact);
+        assert!(
+            sampled.samples > 0,
+            "state {index}: no starting deal found (a uniform guess)"
+        );
+        let mut worst: f64 = 0.0;
+        for card in 0..knowledge.cards() {
+            for owner in (0..knowledge.players())
+                .map(Owner::Player)
+                .chain([Owner::Envelope])
+            {
+                let gap = (exact.probability(card, owner) - sampled.probability(card, owner)).abs();
+                worst = worst.max(gap);
+            }
+        }
+        println!("state {index}: worst gap {worst:.4}");
+        assert!(worst < 0.04, "state {index}: worst gap {worst}");
     }
 }
