@@ -1,5 +1,6 @@
 //! `clue bench decisions`: how long `sleuth` takes per decision at a full
-//! table on the classic deck. One game at a time (so the times are not
+//! table, on the classic deck and on the framework's grid (its larger deck
+//! is where the counts are largest). One game at a time (so the times are not
 //! shared with another game), sleuth's seat rotating among the opponents
 //! (`--against`: `notebook` by default; against `rival` sleuth's Speed Clue
 //! questions are by the worst case and its race runs, the slow decisions); every
@@ -24,7 +25,7 @@ pub struct DecisionsArgs {
     #[arg(long, default_value_t = 6)]
     players: u8,
     /// Only these variants (repeatable; default: the classic-deck variants
-    /// speedclue, classic, csci306 and uniclue)
+    /// speedclue, classic, csci306 and uniclue, and framework)
     #[arg(long = "variant", value_name = "NAME")]
     variants: Vec<Variant>,
     /// First game seed; game i uses seed + i
@@ -130,6 +131,7 @@ pub fn decisions(args: &DecisionsArgs) -> anyhow::Result<ExitCode> {
             Variant::Classic,
             Variant::Csci306,
             Variant::Uniclue,
+            Variant::Framework,
         ]
     } else {
         args.variants.clone()

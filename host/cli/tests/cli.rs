@@ -278,6 +278,18 @@ fn bench_decisions_times_sleuth_against_the_chosen_opponents() {
     assert!(stdout.contains("speedclue  suggest"), "{stdout}");
     assert!(stdout.contains("every decision within 100 ms"), "{stdout}");
 
+    // By default every classic-deck variant and the framework grid, whose
+    // larger deck once made a decision take 160 ms (the sampler's start).
+    let out = clue(&["bench", "decisions", "--games", "1"]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    for variant in ["speedclue", "classic", "csci306", "uniclue", "framework"] {
+        assert!(
+            stdout.contains(&format!("{variant:<10} accuse")),
+            "{variant}: {stdout}"
+        );
+    }
+
     let out = clue(&["bench", "decisions", "--games", "1", "--against", "nobody"]);
     let (stdout, stderr) = text(&out);
     assert!(!out.status.success(), "{stdout}");
