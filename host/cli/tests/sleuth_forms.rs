@@ -105,3 +105,44 @@ fn the_wasm_form_races_within_half_the_default_fuel() {
         "sleuth.wasm won {wins} of 48 games against rival"
     );
 }
+
+/// Six players on the framework grid, where sleuth's race counts the most:
+/// in the first of these games (seat 2, against `notebook`) one `accuse`
+/// of `sleuth.wasm` took 1.02e9 fuel, past the default tournament limit
+/// (1e9), and was disqualified; in the second (against `rival`) one took
+/// 0.53e9. The race now stops counting past a work budget
+/// (`race::WORK_BUDGET`): 0.18e9 and 0.50e9. Here the bound is 0.7e9.
+#[test]
+fn the_wasm_form_counts_within_the_fuel_at_six_players_on_the_grid() {
+    let spec = format!("wasm:{}", wasm_file().display())
+        .parse()
+        .expect("a bot spec");
+    let limits = BotLimits {
+        fuel: Some(700_000_000),
+        ..capped()
+    };
+    let config = GameConfig::new(Variant::Framework, 6);
+    for (seed, others) in [
+        (10_534_485_069_675_410_437u64, "notebook"),
+        (8_549_305_332_547_616_225, "rival"),
+    ] {
+        let mut seats: Vec<Box<dyn SeatController>> = (0..6)
+            .map(|s| {
+                if s == 2 {
+                    bots::connect_with(&spec, &limits).expect("the bot is seated")
+                } else {
+                    bots::builtin(others).expect("built in")
+                }
+            })
+            .collect();
+        let record = play(&config, seed, &mut seats).expect("a valid game");
+        let seat = &record.seats[2];
+        assert!(
+            !matches!(seat.outcome, Outcome::Disqualified(_)),
+            "game {seed} against {others}: sleuth.wasm {:?} {:?}",
+            seat.outcome,
+            seat.detail
+        );
+        assert!(seat.calls > 10, "game {seed}: {} calls", seat.calls);
+    }
+}

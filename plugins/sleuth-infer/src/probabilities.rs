@@ -72,6 +72,11 @@ pub struct Probabilities {
     pub deals: Option<u128>,
     /// Deals drawn, when sampled (0 when exact).
     pub samples: usize,
+    /// The ring operations of the exact count, as [`Config::work_limit`]
+    /// bounds them (`cells * sum(s_c + 1) * owners`; 0 when sampled). The
+    /// work varies by orders of magnitude from one state to the next, and a
+    /// caller that counts many states per decision budgets with it.
+    pub work: u64,
     /// The most likely envelopes, most likely first (ties by card ids),
     /// at most [`Config::max_solutions`].
     pub solutions: Vec<Solution>,
@@ -132,29 +137,39 @@ impl Knowledge {
         let owners = problem.owners.len() as u64;
         // Ring tables: one per owner and one more; hand types: a cell each.
         let bytes_per_cell = |bytes: usize| (bytes + 8) * (problem.owners.len() + 1);
-        let fits = |cells: usize, bytes: usize| {
+        let work_of = |cells: usize| {
             let axes: u64 = problem.sizes().iter().map(|&s| s as u64 + 1).sum();
-            let work = (cells as u64)
+            (cells as u64)
                 .saturating_mul(axes.max(1))
-                .saturating_mul(owners.max(1));
-            work <= config.work_limit
+                .saturating_mul(owners.max(1))
+        };
+        let fits = |cells: usize, bytes: usize| {
+            work_of(cells) <= config.work_limit
                 && cells.saturating_mul(bytes_per_cell(bytes)) <= config.memory_limit
         };
         if let Some(cells) = problem.cells() {
+            let with_work = |result: Result<Probabilities, Contradiction>| {
+                result.map(|probabilities| Probabilities {
+                    work: work_of(cells),
+                    ..probabilities
+                })
+            };
             // Two bits of margin over the bound on the total.
             if log2_deals + 2.0 < 64.0 && fits(cells, 8) {
-                return self.exact_result(&problem, exact::count::<u64>(&problem, cells), config);
+                let counts = exact::count::<u64>(&problem, cells);
+                return with_work(self.exact_result(&problem, counts, config));
             }
             if log2_deals + 2.0 < 128.0 && fits(cells, 16) {
-                return self.exact_result(&problem, exact::count::<u128>(&problem, cells), config);
+                let counts = exact::count::<u128>(&problem, cells);
+                return with_work(self.exact_result(&problem, counts, config));
             }
             if log2_deals + 2.0 < 256.0 && fits(cells, 32) {
                 let counts = exact::count::<Wide<4>>(&problem, cells);
-                return self.exact_result(&problem, counts, config);
+                return with_work(self.exact_result(&problem, counts, config));
             }
             if log2_deals + 2.0 < 512.0 && fits(cells, 64) {
                 let counts = exact::count::<Wide<8>>(&problem, cells);
-                return self.exact_result(&problem, counts, config);
+                return with_work(self.exact_result(&problem, counts, config));
             }
         }
         Ok(self.sampled_result(&problem, config))
@@ -283,6 +298,7 @@ impl Knowledge {
             exact: true,
             deals: exact_total,
             samples: 0,
+            work: 0,
             solutions,
             solution_count,
             owners,
@@ -314,6 +330,7 @@ impl Knowledge {
             exact: false,
             deals: None,
             samples: tally.samples,
+            work: 0,
             solutions: seen
                 .into_iter()
                 .take(config.max_solutions)
@@ -347,6 +364,7 @@ impl Knowledge {
             exact: false,
             deals: None,
             samples: 0,
+            work: 0,
             solutions: Vec::new(),
             solution_count: 0,
             owners,

@@ -60,6 +60,10 @@ fn estimate_is_close_to_exact() {
             })
             .unwrap();
         assert!(exact.exact && !sampled.exact);
+        // The work of the exact count, within the bound it was checked
+        // against; none is counted for the estimate.
+        assert!(exact.work > 0 && exact.work <= Config::default().work_limit);
+        assert_eq!(sampled.work, 0);
         let mut worst: f64 = 0.0;
         for card in 0..21 {
             for owner in deck.owners() {

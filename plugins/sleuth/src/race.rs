@@ -102,6 +102,18 @@ pub(crate) fn named_odds(solutions: &[(Vec<usize>, f64)], named: &[u32]) -> Vec<
     odds
 }
 
+/// The ring operations of exact counting (`Probabilities::work`) after
+/// which one race judgement counts no more. Wasm fuel is 22 to 30 per ring
+/// operation: at six players on the framework grid a judgement of 57
+/// counts reached 45 million operations (20 ms natively, a billion fuel,
+/// disqualifying `sleuth.wasm` under the default limits), while in Speed
+/// Clue at 3 and 4 players none of 731 judgements passed 5 million. Of
+/// 170,000 counts in 3,000 six-player framework games none passed 6.6
+/// million, so a judgement stays under about 13 million. The budget depends
+/// on the state alone, so every form still plays the same game
+/// (docs/strength.md).
+const WORK_BUDGET: u64 = 6 << 20;
+
 /// Tries at drawing one deal before giving up on it.
 const TRIES: usize = 200;
 
@@ -130,13 +142,19 @@ impl Race<'_> {
         let deals = (COUNTS / self.rivals.len()).max(4);
         let mut total = 0.0;
         let mut drawn = 0;
-        for _ in 0..deals {
+        let mut work = 0;
+        'deals: for _ in 0..deals {
             let Some(hands) = self.deal(&mut rng) else {
                 continue;
             };
             let mut nobody = 1.0;
             for &rival in self.rivals {
-                let left = self.envelopes_left(rival, &hands, &mut rng);
+                // Past the budget a deal is left unfinished and unused; the
+                // first one is always finished.
+                if drawn > 0 && work >= WORK_BUDGET {
+                    break 'deals;
+                }
+                let left = self.envelopes_left(rival, &hands, &mut rng, &mut work);
                 nobody *= 1.0 - solve_chance(left);
             }
             total += nobody;
@@ -193,7 +211,13 @@ impl Race<'_> {
 
     /// How many envelopes `rival` has left in the deal `hands` (`None`
     /// when its knowledge could not be rebuilt or counted).
-    fn envelopes_left(&self, rival: usize, hands: &[Vec<usize>], rng: &mut Rng) -> Option<u128> {
+    fn envelopes_left(
+        &self,
+        rival: usize,
+        hands: &[Vec<usize>],
+        rng: &mut Rng,
+        work: &mut u64,
+    ) -> Option<u128> {
         let mut knowledge = self.public.clone();
         knowledge.add_hand(rival, &hands[rival]).ok()?;
         for exchange in self.exchanges.iter().filter(|e| e.suggester == rival) {
@@ -221,6 +245,7 @@ impl Race<'_> {
             return Some(bound as u128);
         }
         let odds = knowledge.probabilities(&COUNT).ok()?;
+        *work += odds.work;
         odds.exact.then_some(odds.solution_count)
     }
 }
