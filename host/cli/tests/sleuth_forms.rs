@@ -61,6 +61,27 @@ fn the_wasm_component_fits_in_16_mib() {
     assert!(size < SIXTEEN_MIB, "sleuth.wasm is {size} bytes");
 }
 
+/// `sleuth.wasm` under the 16 MiB cap and `fuel` per call, at seat `mine`
+/// of `seats`, the built-in `others` in every other seat.
+fn wasm_among(fuel: u64, seats: usize, mine: usize, others: &str) -> Vec<Box<dyn SeatController>> {
+    let spec = format!("wasm:{}", wasm_file().display())
+        .parse()
+        .expect("a bot spec");
+    let limits = BotLimits {
+        fuel: Some(fuel),
+        ..capped()
+    };
+    (0..seats)
+        .map(|s| {
+            if s == mine {
+                bots::connect_with(&spec, &limits).expect("the bot is seated")
+            } else {
+                bots::builtin(others).expect("built in")
+            }
+        })
+        .collect()
+}
+
 /// Against three `rival` sleuth races: in each decision it draws deals and
 /// counts opponents' envelopes. Counted without a bound (`race::NEAR`), one
 /// such decision took over a billion fuel and the default tournament limits
@@ -69,26 +90,11 @@ fn the_wasm_component_fits_in_16_mib() {
 /// budget is half the default, over 48 games in every seat.
 #[test]
 fn the_wasm_form_races_within_half_the_default_fuel() {
-    let spec = format!("wasm:{}", wasm_file().display())
-        .parse()
-        .expect("a bot spec");
-    let limits = BotLimits {
-        fuel: Some(500_000_000),
-        ..capped()
-    };
     let config = GameConfig::new(Variant::Speedclue, 4);
     let mut wins = 0;
     for seed in 0..48u64 {
         let mine = (seed % 4) as usize;
-        let mut seats: Vec<Box<dyn SeatController>> = (0..4)
-            .map(|s| {
-                if s == mine {
-                    bots::connect_with(&spec, &limits).expect("the bot is seated")
-                } else {
-                    bots::builtin("rival").expect("built in")
-                }
-            })
-            .collect();
+        let mut seats = wasm_among(500_000_000, 4, mine, "rival");
         let record = play(&config, seed, &mut seats).expect("a valid game");
         let seat = &record.seats[mine];
         assert!(
@@ -114,27 +120,12 @@ fn the_wasm_form_races_within_half_the_default_fuel() {
 /// (`race::WORK_BUDGET`): 0.18e9 and 0.50e9. Here the bound is 0.7e9.
 #[test]
 fn the_wasm_form_counts_within_the_fuel_at_six_players_on_the_grid() {
-    let spec = format!("wasm:{}", wasm_file().display())
-        .parse()
-        .expect("a bot spec");
-    let limits = BotLimits {
-        fuel: Some(700_000_000),
-        ..capped()
-    };
     let config = GameConfig::new(Variant::Framework, 6);
     for (seed, others) in [
         (10_534_485_069_675_410_437u64, "notebook"),
         (8_549_305_332_547_616_225, "rival"),
     ] {
-        let mut seats: Vec<Box<dyn SeatController>> = (0..6)
-            .map(|s| {
-                if s == 2 {
-                    bots::connect_with(&spec, &limits).expect("the bot is seated")
-                } else {
-                    bots::builtin(others).expect("built in")
-                }
-            })
-            .collect();
+        let mut seats = wasm_among(700_000_000, 6, 2, others);
         let record = play(&config, seed, &mut seats).expect("a valid game");
         let seat = &record.seats[2];
         assert!(
