@@ -137,8 +137,8 @@ impl Knowledge {
         let owners = problem.owners.len() as u64;
         // Ring tables: one per owner and one more; hand types: a cell each.
         let bytes_per_cell = |bytes: usize| (bytes + 8) * (problem.owners.len() + 1);
+        let axes: u64 = problem.sizes().iter().map(|&s| s as u64 + 1).sum();
         let work_of = |cells: usize| {
-            let axes: u64 = problem.sizes().iter().map(|&s| s as u64 + 1).sum();
             (cells as u64)
                 .saturating_mul(axes.max(1))
                 .saturating_mul(owners.max(1))
