@@ -123,6 +123,52 @@ impl Probabilities {
     }
 }
 
+/// The ring an exact count is made in: the narrowest whose width holds the
+/// number of deals with two bits of margin.
+#[derive(Clone, Copy)]
+enum RingWidth {
+    U64,
+    U128,
+    Wide4,
+    Wide8,
+}
+
+/// How an exact count within [`Config`]'s bounds would be made.
+struct Plan {
+    ring: RingWidth,
+    cells: usize,
+    work: u64,
+}
+
+/// The exact count `config` allows for `problem`, if any (see [`Config`]
+/// for the three bounds).
+fn plan(problem: &Problem, config: &Config) -> Option<Plan> {
+    let cells = problem.cells()?;
+    let log2_deals = log2_multinomial(&problem.needs());
+    let owners = problem.owners.len() as u64;
+    let axes: u64 = problem.sizes().iter().map(|&s| s as u64 + 1).sum();
+    let work = (cells as u64)
+        .saturating_mul(axes.max(1))
+        .saturating_mul(owners.max(1));
+    if work > config.work_limit {
+        return None;
+    }
+    // Ring tables: one per owner and one more; hand types: a cell each.
+    let fits = |bytes: usize| {
+        cells.saturating_mul((bytes + 8) * (problem.owners.len() + 1)) <= config.memory_limit
+    };
+    [
+        (64.0, 8, RingWidth::U64),
+        (128.0, 16, RingWidth::U128),
+        (256.0, 32, RingWidth::Wide4),
+        (512.0, 64, RingWidth::Wide8),
+    ]
+    .into_iter()
+    // Two bits of margin over the bound on the total.
+    .find(|&(bits, bytes, _)| log2_deals + 2.0 < bits && fits(bytes))
+    .map(|(_, _, ring)| Plan { ring, cells, work })
+}
+
 impl Knowledge {
     /// The chance of every card being with every owner, and of every
     /// envelope, over all deals consistent with what is known, each deal
@@ -133,46 +179,44 @@ impl Knowledge {
     /// no deal at all.
     pub fn probabilities(&self, config: &Config) -> Result<Probabilities, Contradiction> {
         let problem = Problem::new(self);
-        let log2_deals = log2_multinomial(&problem.needs());
-        let owners = problem.owners.len() as u64;
-        // Ring tables: one per owner and one more; hand types: a cell each.
-        let bytes_per_cell = |bytes: usize| (bytes + 8) * (problem.owners.len() + 1);
-        let axes: u64 = problem.sizes().iter().map(|&s| s as u64 + 1).sum();
-        let work_of = |cells: usize| {
-            (cells as u64)
-                .saturating_mul(axes.max(1))
-                .saturating_mul(owners.max(1))
+        let Some(plan) = plan(&problem, config) else {
+            return Ok(self.sampled_result(&problem, config));
         };
-        let fits = |cells: usize, bytes: usize| {
-            work_of(cells) <= config.work_limit
-                && cells.saturating_mul(bytes_per_cell(bytes)) <= config.memory_limit
+        let result = match plan.ring {
+            RingWidth::U64 => {
+                let counts = exact::count::<u64>(&problem, plan.cells);
+                self.exact_result(&problem, counts, config)
+            }
+            RingWidth::U128 => {
+                let counts = exact::count::<u128>(&problem, plan.cells);
+                self.exact_result(&problem, counts, config)
+            }
+            RingWidth::Wide4 => {
+                let counts = exact::count::<Wide<4>>(&problem, plan.cells);
+                self.exact_result(&problem, counts, config)
+            }
+            RingWidth::Wide8 => {
+                let counts = exact::count::<Wide<8>>(&problem, plan.cells);
+                self.exact_result(&problem, counts, config)
+            }
         };
-        if let Some(cells) = problem.cells() {
-            let with_work = |result: Result<Probabilities, Contradiction>| {
-                result.map(|probabilities| Probabilities {
-                    work: work_of(cells),
-                    ..probabilities
-                })
-            };
-            // Two bits of margin over the bound on the total.
-            if log2_deals + 2.0 < 64.0 && fits(cells, 8) {
-                let counts = exact::count::<u64>(&problem, cells);
-                return with_work(self.exact_result(&problem, counts, config));
-            }
-            if log2_deals + 2.0 < 128.0 && fits(cells, 16) {
-                let counts = exact::count::<u128>(&problem, cells);
-                return with_work(self.exact_result(&problem, counts, config));
-            }
-            if log2_deals + 2.0 < 256.0 && fits(cells, 32) {
-                let counts = exact::count::<Wide<4>>(&problem, cells);
-                return with_work(self.exact_result(&problem, counts, config));
-            }
-            if log2_deals + 2.0 < 512.0 && fits(cells, 64) {
-                let counts = exact::count::<Wide<8>>(&problem, cells);
-                return with_work(self.exact_result(&problem, counts, config));
-            }
-        }
-        Ok(self.sampled_result(&problem, config))
+        result.map(|probabilities| Probabilities {
+            work: plan.work,
+            ..probabilities
+        })
+    }
+
+    /// The ring operations an exact count would take
+    /// ([`Probabilities::work`]) when `config`'s memory and size bounds
+    /// allow one, whatever its `work_limit`; `None` when they do not (the
+    /// count would be sampled). Cheap next to the count itself, so a caller
+    /// with a budget for many counts can check before it spends.
+    pub fn exact_work(&self, config: &Config) -> Option<u64> {
+        let unbounded = Config {
+            work_limit: u64::MAX,
+            ..config.clone()
+        };
+        plan(&Problem::new(self), &unbounded).map(|plan| plan.work)
     }
 
     /// Deals per `card * owners + owner index`, from the counts of `problem`.

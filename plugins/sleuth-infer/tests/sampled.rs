@@ -148,3 +148,64 @@ fn hard_starting_deals_are_found() {
         assert!(worst < 0.04, "state {index}: worst gap {worst}");
     }
 }
+
+/// `exact_work` foretells the count: the work `probabilities` reports when
+/// it counts exactly, whatever the work limit, and `None` exactly when the
+/// memory bound sends it to the estimate.
+#[test]
+fn exact_work_foretells_the_count() {
+    let text = include_str!("data/hard_starts.txt");
+    let mut states: Vec<Knowledge> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|line| hard_state(line).1)
+        .collect();
+    for (seed, suggestions) in [(1, 6), (2, 10), (3, 14)] {
+        let (deck, facts) = mid_game(seed, suggestions);
+        let mut knowledge = deck.knowledge();
+        for fact in &facts {
+            fact.add_to(&mut knowledge).unwrap();
+        }
+        states.push(knowledge);
+    }
+    // sleuth's own bounds (6 MiB of tables): the hard states are past them.
+    let small = Config {
+        work_limit: 1 << 25,
+        memory_limit: 6 << 20,
+        samples: 10,
+        ..Config::default()
+    };
+    let mut sampled = 0;
+    for (index, knowledge) in states.iter().enumerate() {
+        let roomy = knowledge.probabilities(&Config::default()).unwrap();
+        assert!(roomy.exact, "state {index}");
+        assert_eq!(
+            knowledge.exact_work(&Config::default()),
+            Some(roomy.work),
+            "state {index}"
+        );
+        let no_work = Config {
+            work_limit: 0,
+            ..Config::default()
+        };
+        assert_eq!(
+            knowledge.exact_work(&no_work),
+            Some(roomy.work),
+            "state {index}"
+        );
+        let odds = knowledge.probabilities(&small).unwrap();
+        match knowledge.exact_work(&small) {
+            Some(work) => assert!(odds.exact && odds.work == work, "state {index}"),
+            None => {
+                assert!(!odds.exact, "state {index}");
+                sampled += 1;
+            }
+        }
+    }
+    assert_eq!(sampled, 4, "the hard states are sampled at 6 MiB");
+    let none = Config {
+        memory_limit: 0,
+        ..Config::default()
+    };
+    assert_eq!(states[4].exact_work(&none), None);
+}
