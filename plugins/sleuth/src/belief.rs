@@ -45,6 +45,9 @@ pub struct Notes {
     knowledge: Knowledge,
     config: Config,
     cache: Option<Belief>,
+    /// The ring operations of the exact count behind the current belief
+    /// (`Probabilities::work`; 0 when sampled or not yet computed).
+    work: u64,
     /// Constraints refused as contradictory (a bug somewhere, or a lying host).
     pub contradictions: u32,
 }
@@ -63,6 +66,7 @@ impl Notes {
                 max_solutions: 4096,
             },
             cache: None,
+            work: 0,
             contradictions: 0,
         }
     }
@@ -103,8 +107,10 @@ impl Notes {
         let cards = self.knowledge.cards();
         let Ok(odds) = self.knowledge.probabilities(&self.config) else {
             self.contradictions += 1;
+            self.work = 0;
             return self.propagated_only();
         };
+        self.work = odds.work;
         from_probabilities(&odds, players, cards)
     }
 
@@ -125,6 +131,12 @@ impl Notes {
             belief.solutions.push((envelope, 1.0));
         }
         belief
+    }
+
+    /// The ring operations of the exact count behind the current belief
+    /// (0 when it was sampled): a decision that counts more budgets with it.
+    pub fn work(&self) -> u64 {
+        self.work
     }
 
     /// The envelope, when it is certain (a ruled-out envelope never is:

@@ -452,6 +452,7 @@ impl Game {
             exchanges: &self.exchanges,
             rivals: &rivals,
             seed: self.seating.setup.seed ^ u64::from(self.round),
+            budget: race::DECISION_WORK.saturating_sub(notes.work()),
         };
         race.nobody_solves().is_some_and(|nobody| {
             nobody

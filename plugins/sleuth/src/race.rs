@@ -102,17 +102,29 @@ pub(crate) fn named_odds(solutions: &[(Vec<usize>, f64)], named: &[u32]) -> Vec<
     odds
 }
 
-/// The ring operations of exact counting (`Probabilities::work`) after
-/// which one race judgement counts no more. Wasm fuel is 22 to 30 per ring
-/// operation: at six players on the framework grid a judgement of 57
-/// counts reached 45 million operations (20 ms natively, a billion fuel,
-/// disqualifying `sleuth.wasm` under the default limits), while in Speed
-/// Clue at 3 and 4 players none of 731 judgements passed 5 million. Of
-/// 170,000 counts in 3,000 six-player framework games none passed 6.6
-/// million, so a judgement stays under about 13 million. The budget depends
-/// on the state alone, so every form still plays the same game
+/// The ring operations of exact counting (`Probabilities::work`) one
+/// decision may spend, sleuth's own belief included. The race gets what the
+/// belief's count left and checks each count's work before making it
+/// (`Knowledge::exact_work`), so a decision counts at most this or the
+/// belief's own count, whichever is more (that one is bounded by its 6 MiB
+/// of tables: 9.1 million at most, measured). Wasm burns 22 to 40 fuel per
+/// ring operation; with this bound the heaviest call of `sleuth.wasm` in
+/// 150 games at six players on the framework grid took 0.38e9 of the
+/// default 1e9 fuel (0.50e9 before).
+///
+/// Measured per race judgement in `clue bench decisions`, 1,500 games
+/// against `rival` at each size, the belief's count and the race's
+/// together (before this bound): at most 0.9 and 6.4 million in Speed Clue
+/// at 3 and 4 players, 13.0 million at 6; 20.9 million at six players on
+/// the framework grid. The bound cut 0 and 1 of 1,935 and 1,620 judgements
+/// at 3 and 4 players (the Speed Clue tables against `rival` are the same
+/// to the win), 23 of 1,296 at 6, and 28 of 1,781 on the framework grid.
+/// It depends on the state alone, so every form still plays the same game
 /// (docs/strength.md).
-const WORK_BUDGET: u64 = 6 << 20;
+pub(crate) const DECISION_WORK: u64 = 8 << 20;
+
+/// A race count that would take more than the work left.
+struct OverBudget;
 
 /// Tries at drawing one deal before giving up on it.
 const TRIES: usize = 200;
@@ -129,11 +141,15 @@ pub(crate) struct Race<'a> {
     /// Opponents still taking turns.
     pub(crate) rivals: &'a [usize],
     pub(crate) seed: u64,
+    /// The ring operations of exact counting the judgement may spend
+    /// ([`DECISION_WORK`] less the belief's count).
+    pub(crate) budget: u64,
 }
 
 impl Race<'_> {
     /// The chance that no opponent accuses the right envelope before this
-    /// bot's next turn; `None` when no deal could be drawn.
+    /// bot's next turn; `None` when no deal could be drawn, or the budget
+    /// did not cover one.
     pub(crate) fn nobody_solves(&self) -> Option<f64> {
         if self.rivals.is_empty() {
             return Some(1.0);
@@ -142,19 +158,17 @@ impl Race<'_> {
         let deals = (COUNTS / self.rivals.len()).max(4);
         let mut total = 0.0;
         let mut drawn = 0;
-        let mut work = 0;
+        let mut budget = self.budget;
         'deals: for _ in 0..deals {
             let Some(hands) = self.deal(&mut rng) else {
                 continue;
             };
             let mut nobody = 1.0;
             for &rival in self.rivals {
-                // Past the budget a deal is left unfinished and unused; the
-                // first one is always finished.
-                if drawn > 0 && work >= WORK_BUDGET {
+                // A deal the budget cannot finish is left unused.
+                let Ok(left) = self.envelopes_left(rival, &hands, &mut rng, &mut budget) else {
                     break 'deals;
-                }
-                let left = self.envelopes_left(rival, &hands, &mut rng, &mut work);
+                };
                 nobody *= 1.0 - solve_chance(left);
             }
             total += nobody;
@@ -210,16 +224,19 @@ impl Race<'_> {
     }
 
     /// How many envelopes `rival` has left in the deal `hands` (`None`
-    /// when its knowledge could not be rebuilt or counted).
+    /// when its knowledge could not be rebuilt or counted), the count's work
+    /// taken from `budget`.
     fn envelopes_left(
         &self,
         rival: usize,
         hands: &[Vec<usize>],
         rng: &mut Rng,
-        work: &mut u64,
-    ) -> Option<u128> {
+        budget: &mut u64,
+    ) -> Result<Option<u128>, OverBudget> {
         let mut knowledge = self.public.clone();
-        knowledge.add_hand(rival, &hands[rival]).ok()?;
+        if knowledge.add_hand(rival, &hands[rival]).is_err() {
+            return Ok(None);
+        }
         for exchange in self.exchanges.iter().filter(|e| e.suggester == rival) {
             let card = match exchange.card {
                 Some(card) => card,
@@ -230,23 +247,41 @@ impl Race<'_> {
                         .copied()
                         .filter(|c| hands[exchange.shower].contains(c))
                         .collect();
-                    *held.get(rng.below(held.len().max(1)))?
+                    let Some(&card) = held.get(rng.below(held.len().max(1))) else {
+                        return Ok(None);
+                    };
+                    card
                 }
             };
-            knowledge
+            if knowledge
                 .add_has(Owner::Player(exchange.shower), card)
-                .ok()?;
+                .is_err()
+            {
+                return Ok(None);
+            }
         }
         if knowledge.envelope_solved().is_some() {
-            return Some(1);
+            return Ok(Some(1));
         }
         let bound = crate::worst::solutions_left(&knowledge, &[]);
         if bound > NEAR {
-            return Some(bound as u128);
+            return Ok(Some(bound as u128));
         }
-        let odds = knowledge.probabilities(&COUNT).ok()?;
-        *work += odds.work;
-        odds.exact.then_some(odds.solution_count)
+        // Past the tables' bounds it is not counted (`COUNT` samples none).
+        let Some(work) = knowledge.exact_work(&COUNT) else {
+            return Ok(None);
+        };
+        if work > COUNT.work_limit {
+            return Ok(None);
+        }
+        if work > *budget {
+            return Err(OverBudget);
+        }
+        *budget -= work;
+        let Ok(odds) = knowledge.probabilities(&COUNT) else {
+            return Ok(None);
+        };
+        Ok(odds.exact.then_some(odds.solution_count))
     }
 }
 
