@@ -18,6 +18,23 @@ pub struct Left {
 /// With no list (the solver gave none), the product of each category's
 /// possible envelope cards, choose its hidden count.
 pub fn solutions_left(knowledge: &Knowledge, candidates: &[Vec<usize>]) -> usize {
+    solutions_among(knowledge, &masks(candidates))
+}
+
+/// Each candidate envelope as the mask of its cards (`MAX_CARDS` is 128).
+fn masks(candidates: &[Vec<usize>]) -> Vec<u128> {
+    candidates
+        .iter()
+        .map(|cards| cards.iter().fold(0u128, |mask, &c| mask | 1 << c))
+        .collect()
+}
+
+/// [`solutions_left`] over the candidates' masks. This runs for every
+/// answer to every question, over every candidate: asking the knowledge
+/// card by card, candidate by candidate, was most of the work of a
+/// six-player Speed Clue question, so the envelope's possible cards are
+/// read once into a mask.
+fn solutions_among(knowledge: &Knowledge, candidates: &[u128]) -> usize {
     if knowledge.envelope_solved().is_some() {
         return 1;
     }
@@ -33,14 +50,10 @@ pub fn solutions_left(knowledge: &Knowledge, candidates: &[Vec<usize>]) -> usize
             })
             .fold(1usize, usize::saturating_mul);
     }
-    candidates
-        .iter()
-        .filter(|cards| {
-            cards
-                .iter()
-                .all(|&c| knowledge.possible(Owner::Envelope, c))
-        })
-        .count()
+    let open = (0..knowledge.cards())
+        .filter(|&card| knowledge.possible(Owner::Envelope, card))
+        .fold(0u128, |mask, card| mask | 1 << card);
+    candidates.iter().filter(|&&mask| mask & !open == 0).count()
 }
 
 fn choose(n: usize, k: usize) -> usize {
@@ -80,9 +93,10 @@ pub fn worst_case(
     cards: &[usize],
     bound: Option<Left>,
 ) -> Option<Left> {
+    let candidates = masks(candidates);
     let mut worst: Option<Left> = None;
     let mut consider = |k: &Knowledge| -> bool {
-        let solutions = solutions_left(k, candidates);
+        let solutions = solutions_among(k, &candidates);
         if solutions == 0 || worst.is_some_and(|w| solutions < w.solutions) {
             return false;
         }
