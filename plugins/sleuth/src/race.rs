@@ -306,6 +306,44 @@ mod tests {
         (a - b).abs() < 1e-12
     }
 
+    /// Three players; this bot is seat 0 and the opponent seat 1. Seat 2's
+    /// hand is public, and so are five of seat 0's cards, so in any deal
+    /// seat 1 has at most two envelopes left and is counted exactly.
+    fn judged(budget: u64, check: impl FnOnce(&Race)) {
+        let mine = [0, 1, 6, 7, 12, 13];
+        let seat_2 = [2, 3, 8, 9, 14, 15];
+        let mut knowledge = crate::worst::tests::classic(3);
+        knowledge.add_hand(0, &mine).unwrap();
+        knowledge.add_hand(2, &seat_2).unwrap();
+        let mut public = crate::worst::tests::classic(3);
+        public.add_hand(2, &seat_2).unwrap();
+        for card in [0, 1, 6, 7, 12] {
+            public.add_has(Owner::Player(0), card).unwrap();
+        }
+        let odds = vec![(vec![4, 10, 16], 1.0)];
+        let race = Race {
+            knowledge: &knowledge,
+            odds: &odds,
+            public: &public,
+            exchanges: &[],
+            rivals: &[1],
+            seed: 7,
+            budget,
+        };
+        check(&race);
+    }
+
+    #[test]
+    fn a_judgement_counts_only_within_its_budget() {
+        // With room to count, a chance; with none, no judgement (and so no
+        // bet), not a count past the budget: the first deal is not exempt.
+        judged(u64::MAX, |race| {
+            let nobody = race.nobody_solves().expect("counted");
+            assert!((0.0..1.0).contains(&nobody), "{nobody}");
+        });
+        judged(0, |race| assert_eq!(race.nobody_solves(), None));
+    }
+
     #[test]
     fn odds_without_namings_are_the_counts() {
         let solutions = vec![
