@@ -183,22 +183,10 @@ impl Knowledge {
             return Ok(self.sampled_result(&problem, config));
         };
         let result = match plan.ring {
-            RingWidth::U64 => {
-                let counts = exact::count::<u64>(&problem, plan.cells);
-                self.exact_result(&problem, counts, config)
-            }
-            RingWidth::U128 => {
-                let counts = exact::count::<u128>(&problem, plan.cells);
-                self.exact_result(&problem, counts, config)
-            }
-            RingWidth::Wide4 => {
-                let counts = exact::count::<Wide<4>>(&problem, plan.cells);
-                self.exact_result(&problem, counts, config)
-            }
-            RingWidth::Wide8 => {
-                let counts = exact::count::<Wide<8>>(&problem, plan.cells);
-                self.exact_result(&problem, counts, config)
-            }
+            RingWidth::U64 => self.exact_in::<u64>(&problem, plan.cells, config),
+            RingWidth::U128 => self.exact_in::<u128>(&problem, plan.cells, config),
+            RingWidth::Wide4 => self.exact_in::<Wide<4>>(&problem, plan.cells, config),
+            RingWidth::Wide8 => self.exact_in::<Wide<8>>(&problem, plan.cells, config),
         };
         result.map(|probabilities| Probabilities {
             work: plan.work,
@@ -259,6 +247,16 @@ impl Knowledge {
     /// envelopes: the deals with a ruled-out envelope are counted apart and
     /// taken away (two envelopes never share a deal, so subtracting each is
     /// exact).
+    /// The exact count of `problem` over `cells` in the ring `R`.
+    fn exact_in<R: Ring>(
+        &self,
+        problem: &Problem,
+        cells: usize,
+        config: &Config,
+    ) -> Result<Probabilities, Contradiction> {
+        self.exact_result(problem, exact::count::<R>(problem, cells), config)
+    }
+
     fn exact_result<R: Ring>(
         &self,
         problem: &Problem,

@@ -223,20 +223,12 @@ impl Race<'_> {
         None
     }
 
-    /// How many envelopes `rival` has left in the deal `hands` (`None`
-    /// when its knowledge could not be rebuilt or counted), the count's work
-    /// taken from `budget`.
-    fn envelopes_left(
-        &self,
-        rival: usize,
-        hands: &[Vec<usize>],
-        rng: &mut Rng,
-        budget: &mut u64,
-    ) -> Result<Option<u128>, OverBudget> {
+    /// What `rival` knows in the deal `hands`: the public record, its hand,
+    /// and a card for each of its questions (`None` when it cannot be
+    /// rebuilt).
+    fn rebuilt(&self, rival: usize, hands: &[Vec<usize>], rng: &mut Rng) -> Option<Knowledge> {
         let mut knowledge = self.public.clone();
-        if knowledge.add_hand(rival, &hands[rival]).is_err() {
-            return Ok(None);
-        }
+        knowledge.add_hand(rival, &hands[rival]).ok()?;
         for exchange in self.exchanges.iter().filter(|e| e.suggester == rival) {
             let card = match exchange.card {
                 Some(card) => card,
@@ -247,19 +239,29 @@ impl Race<'_> {
                         .copied()
                         .filter(|c| hands[exchange.shower].contains(c))
                         .collect();
-                    let Some(&card) = held.get(rng.below(held.len().max(1))) else {
-                        return Ok(None);
-                    };
-                    card
+                    *held.get(rng.below(held.len().max(1)))?
                 }
             };
-            if knowledge
+            knowledge
                 .add_has(Owner::Player(exchange.shower), card)
-                .is_err()
-            {
-                return Ok(None);
-            }
+                .ok()?;
         }
+        Some(knowledge)
+    }
+
+    /// How many envelopes `rival` has left in the deal `hands` (`None`
+    /// when its knowledge could not be rebuilt or counted), the count's work
+    /// taken from `budget`.
+    fn envelopes_left(
+        &self,
+        rival: usize,
+        hands: &[Vec<usize>],
+        rng: &mut Rng,
+        budget: &mut u64,
+    ) -> Result<Option<u128>, OverBudget> {
+        let Some(knowledge) = self.rebuilt(rival, hands, rng) else {
+            return Ok(None);
+        };
         if knowledge.envelope_solved().is_some() {
             return Ok(Some(1));
         }
