@@ -18,7 +18,7 @@ use clue_plugin_api::{DqReason, Event};
 use zoo_support::*;
 
 /// Every behaviour of the zoo, with what the table says it does.
-const BEHAVIOURS: [(&str, &str); 41] = [
+const BEHAVIOURS: [(&str, &str); 44] = [
     ("loop-name", "endless loop in `name` (asked at start-up)"),
     ("loop-begin-game", "endless loop in `begin_game`"),
     ("loop-suggest", "endless loop in `suggest`"),
@@ -105,11 +105,23 @@ const BEHAVIOURS: [(&str, &str); 41] = [
         "cpu-burners",
         "two children spinning in the background, then 0.5 s per call",
     ),
+    (
+        "other-abis",
+        "`unshare` and `io_uring_setup` by their x32 numbers, then a system call through i386's `int 0x80`",
+    ),
+    (
+        "inherited-fds",
+        "looks for a descriptor beyond stdin, stdout and stderr (the host holds one without close-on-exec)",
+    ),
+    (
+        "at-load",
+        "writes into its checkout and reads /etc/shadow from an ELF constructor, as its library is loaded",
+    ),
 ];
 
 /// Behaviours that either get out ("not prevented") or are prevented, the
 /// game going on; the others are judged by their label alone.
-const PREVENTABLE: [&str; 14] = [
+const PREVENTABLE: [&str; 17] = [
     "read-file",
     "read-env",
     "network",
@@ -124,6 +136,9 @@ const PREVENTABLE: [&str; 14] = [
     "fork-bomb-unbounded",
     "cpu-burners",
     "fork-bomb",
+    "other-abis",
+    "inherited-fds",
+    "at-load",
 ];
 
 /// Bots that get out print this in their panic (the zoo's `escaped`).
@@ -180,6 +195,15 @@ fn note(behaviour: &str, runtime: Runtime) -> Option<&'static str> {
         ("cpu-burners", Native | Jsonl) => {
             "its cpuacct cgroup counts its children: over the 2 s CPU cap"
         }
+        ("other-abis", Native | Jsonl) => {
+            "seccomp answers every x32 call `EPERM` and kills a process that makes an i386 one"
+        }
+        ("inherited-fds", Native | Jsonl) => {
+            "every descriptor but its stdin, stdout and stderr is closed at `exec`"
+        }
+        ("at-load", Native) => {
+            "the host checks the library in a sandboxed process, as it runs the worker"
+        }
         ("read-file" | "read-env" | "network" | "write-outside", NativeTrusted) => {
             "trusted code is the host"
         }
@@ -202,6 +226,40 @@ struct Observed {
     fingerprint: String,
 }
 
+/// A file the host holds open without close-on-exec, as a descriptor
+/// inherited from its own parent would be (a shell's `3>file`, a `make`
+/// jobserver's pipe): a child started with a plain `exec` gets it too, and
+/// `inherited-fds` looks for it.
+fn held_without_close_on_exec() -> std::fs::File {
+    use std::os::fd::AsRawFd;
+    let path = target().join("host-held-file");
+    std::fs::write(&path, "the host's").expect("write the held file");
+    let file = std::fs::File::open(&path).expect("open the held file");
+    // SAFETY: `fcntl(F_SETFD)` on a descriptor this function owns.
+    let cleared = unsafe { libc::fcntl(file.as_raw_fd(), libc::F_SETFD, 0) };
+    assert_eq!(
+        cleared,
+        0,
+        "clear close-on-exec: {}",
+        std::io::Error::last_os_error()
+    );
+    file
+}
+
+/// What a bot that got out says it did: the rest of the line after
+/// [`ESCAPED`].
+fn escape_of(said: &str) -> String {
+    let at = said
+        .find(ESCAPED)
+        .map_or(said.len(), |at| at + ESCAPED.len());
+    said[at..]
+        .chars()
+        .take_while(|&c| !matches!(c, '\n' | '"' | '|'))
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
+
 /// Plays `behaviour` in `runtime` once and checks what the header promises.
 fn observe(behaviour: &str, runtime: Runtime, seed: u64, marker: &str) -> Observed {
     let mut problems = Vec::new();
@@ -209,6 +267,14 @@ fn observe(behaviour: &str, runtime: Runtime, seed: u64, marker: &str) -> Observ
     let connecting = Instant::now();
     let seated = match connect(behaviour, runtime, marker) {
         Ok(seated) => seated,
+        Err(e) if e.contains(ESCAPED) => {
+            let what = escape_of(&e);
+            return Observed {
+                text: format!("**not prevented**: {what} (then refused at load)"),
+                problems,
+                fingerprint: String::new(),
+            };
+        }
         Err(e) => {
             // The error names files: keep only its label, if it has one.
             let took = connecting.elapsed();
@@ -288,12 +354,8 @@ fn observe(behaviour: &str, runtime: Runtime, seed: u64, marker: &str) -> Observ
         Some(label) => format!("`{label}` [{:.2} s]", played.detection.as_secs_f64()),
         None => "not disqualified".to_string(),
     };
-    if let Some(at) = said.find(ESCAPED) {
-        let what: String = said[at + ESCAPED.len()..]
-            .chars()
-            .take_while(|&c| !matches!(c, '\n' | '"' | '|'))
-            .collect();
-        let what = what.trim();
+    if said.contains(ESCAPED) {
+        let what = escape_of(&said);
         text = format!("**not prevented**: {what} (then {text})");
     } else if PREVENTABLE.contains(&behaviour) {
         text = format!("prevented, {text}");
@@ -412,6 +474,7 @@ fn diff(then: &str, now: &str) -> String {
 fn every_hostile_bot_is_contained_and_the_page_says_so() {
     let started = Instant::now();
     built();
+    let _held = held_without_close_on_exec();
     // The wasm runtime's shared threads (the epoch ticker, the WASI tokio
     // pool) start once per host and are reused: start them before counting.
     let warm = connect("sleep", Runtime::Wasm, "warm-up").expect("the warm-up bot loads");

@@ -60,6 +60,9 @@ pub enum Behaviour {
     Ptrace,
     ForkBombUnbounded,
     CpuBurners,
+    OtherAbis,
+    InheritedFds,
+    AtLoad,
 }
 
 /// The per-call limit the tests give every runtime, in milliseconds.
@@ -70,7 +73,7 @@ pub const LIMIT_MS: u64 = 1000;
 pub const SLOW_CALLS: usize = 3;
 
 impl Behaviour {
-    pub const ALL: [Behaviour; 41] = [
+    pub const ALL: [Behaviour; 44] = [
         Behaviour::LoopName,
         Behaviour::LoopBeginGame,
         Behaviour::LoopSuggest,
@@ -112,6 +115,9 @@ impl Behaviour {
         Behaviour::Ptrace,
         Behaviour::ForkBombUnbounded,
         Behaviour::CpuBurners,
+        Behaviour::OtherAbis,
+        Behaviour::InheritedFds,
+        Behaviour::AtLoad,
     ];
 
     /// The kebab-case name: the example's file name with `_` for `-`, and
@@ -159,6 +165,9 @@ impl Behaviour {
             Behaviour::Ptrace => "ptrace",
             Behaviour::ForkBombUnbounded => "fork-bomb-unbounded",
             Behaviour::CpuBurners => "cpu-burners",
+            Behaviour::OtherAbis => "other-abis",
+            Behaviour::InheritedFds => "inherited-fds",
+            Behaviour::AtLoad => "at-load",
         }
     }
 
@@ -268,6 +277,32 @@ fn escaped(what: &str) -> ! {
     std::panic::resume_unwind(Box::new(message))
 }
 
+/// The `at-load` bot's misdeeds, run by an ELF constructor of its library
+/// (`examples/at_load.rs`), that is by whoever loads the library, before any
+/// call: writes into its checkout and reads /etc/shadow. If either works it
+/// says so and ends the process (status 3), so that a loader that only
+/// checks the library reports it.
+#[cfg(not(target_arch = "wasm32"))]
+pub extern "C" fn at_load() {
+    let checkout = concat!(env!("CARGO_MANIFEST_DIR"), "/planted-at-load");
+    let mut done = Vec::new();
+    if std::fs::write(checkout, "planted").is_ok() {
+        let _ = std::fs::remove_file(checkout);
+        done.push("wrote into its checkout");
+    }
+    if std::fs::read("/etc/shadow").is_ok() {
+        done.push("read /etc/shadow");
+    }
+    if !done.is_empty() {
+        eprintln!(
+            "sandbox escaped: {} as its library was loaded",
+            done.join(" and ")
+        );
+        // SAFETY: ends this process at once; nothing is left to unwind.
+        unsafe { libc::_exit(3) }
+    }
+}
+
 /// The fork bomb's children: each starts two more, down to a depth of 4 (at
 /// most 30 processes below the bot), then sleeps; the host's kill of the
 /// bot's process group must end them all.
@@ -277,15 +312,15 @@ pub fn fork_bomb_child() {
         .nth(2)
         .and_then(|d| d.parse().ok())
         .unwrap_or(4);
-    if depth > 0 {
-        if let Ok(exe) = std::env::current_exe() {
-            for _ in 0..2 {
-                let _ = std::process::Command::new(&exe)
-                    .args(["fork-bomb", &(depth - 1).to_string()])
-                    .stdin(std::process::Stdio::null())
-                    .stdout(std::process::Stdio::null())
-                    .spawn();
-            }
+    if depth > 0
+        && let Ok(exe) = std::env::current_exe()
+    {
+        for _ in 0..2 {
+            let _ = std::process::Command::new(&exe)
+                .args(["fork-bomb", &(depth - 1).to_string()])
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::null())
+                .spawn();
         }
     }
     std::thread::sleep(Duration::from_secs(120));
@@ -427,6 +462,76 @@ mod hostile {
                 );
                 escaped("attached to its parent with ptrace");
             }
+        }
+    }
+
+    /// Looks for an open descriptor beyond its stdin, stdout and stderr:
+    /// one the host held without close-on-exec (inherited from the host's
+    /// own parent, say: a shell's redirection, a `make` jobserver's pipe)
+    /// would reach the host's files or pipes.
+    pub fn inherited_fds() {
+        for fd in 3..4096 {
+            // SAFETY: `fcntl(F_GETFD)` on an integer only asks whether it is
+            // an open descriptor.
+            if unsafe { libc::fcntl(fd, libc::F_GETFD) } != -1 {
+                let target = std::fs::read_link(format!("/proc/self/fd/{fd}"))
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_else(|_| "?".into());
+                escaped(&format!(
+                    "holds descriptor {fd} ({target}), which it was not given"
+                ));
+            }
+        }
+    }
+
+    /// System calls by the numbers of x86-64's other two ABIs, which a
+    /// filter keyed on native numbers would not see: `unshare` and
+    /// `io_uring_setup` by their x32 numbers (bit 30 set; x32 shares the
+    /// native audit architecture), then `getpid` through i386's `int 0x80`.
+    /// An x32 call that comes back with anything but the filter's `EPERM`
+    /// reached the kernel (which answers `ENOSYS` where x32 is off, as on
+    /// most kernels, and runs it where it is on).
+    pub fn other_abis() {
+        #[cfg(target_arch = "x86_64")]
+        {
+            const X32: libc::c_long = 0x4000_0000;
+            let mut params = [0u8; 120];
+            for (name, number, args) in [
+                ("unshare", 272, [libc::CLONE_NEWUSER as libc::c_long, 0]),
+                (
+                    "io_uring_setup",
+                    425,
+                    [1, params.as_mut_ptr() as libc::c_long],
+                ),
+            ] {
+                // SAFETY: integers, and a zeroed `io_uring_params` it owns.
+                let answer = unsafe { libc::syscall(X32 | number, args[0], args[1]) };
+                let error = std::io::Error::last_os_error();
+                if answer >= 0 || error.raw_os_error() != Some(libc::EPERM) {
+                    escaped(&format!(
+                        "its x32 `{name}` passed seccomp: the kernel answered {}",
+                        if answer >= 0 {
+                            answer.to_string()
+                        } else {
+                            error.to_string()
+                        }
+                    ));
+                }
+            }
+            let pid: i32;
+            // SAFETY: i386's `getpid` (20) takes no arguments; the kernel
+            // may clear r8-r11 on the way back.
+            unsafe {
+                std::arch::asm!(
+                    "int 0x80",
+                    inlateout("eax") 20i32 => pid,
+                    out("r8") _, out("r9") _, out("r10") _, out("r11") _,
+                    options(nostack),
+                );
+            }
+            escaped(&format!(
+                "made an i386 system call: `getpid` answered {pid}"
+            ));
         }
     }
 
@@ -586,6 +691,10 @@ impl Hostile {
             Behaviour::Ptrace => hostile::ptrace(),
             #[cfg(not(target_arch = "wasm32"))]
             Behaviour::ForkBombUnbounded => hostile::fork_until_refused(),
+            #[cfg(not(target_arch = "wasm32"))]
+            Behaviour::OtherAbis => hostile::other_abis(),
+            #[cfg(not(target_arch = "wasm32"))]
+            Behaviour::InheritedFds => hostile::inherited_fds(),
             #[cfg(not(target_arch = "wasm32"))]
             Behaviour::CpuBurners if !self.burning => {
                 hostile::cpu_burners();

@@ -149,8 +149,10 @@ pub fn applies(behaviour: &str, runtime: Runtime) -> Result<(), &'static str> {
     ];
     // System calls of a process: run by the host's own process when the
     // plugin is trusted, impossible in a component.
-    const PROCESS_CALLS: [&str; 9] = [
+    const PROCESS_CALLS: [&str; 11] = [
         "kill-parent",
+        "other-abis",
+        "inherited-fds",
         "kill-scan",
         "kill-any",
         "read-host-proc",
@@ -161,6 +163,13 @@ pub fn applies(behaviour: &str, runtime: Runtime) -> Result<(), &'static str> {
         "fork-bomb",
     ];
     match (runtime, behaviour) {
+        (Runtime::Jsonl, "at-load") => {
+            Err("a process bot's own code runs only from `exec`, in its sandbox")
+        }
+        (Runtime::Wasm, "at-load") => Err("a component's code runs only in its calls, under fuel"),
+        (Runtime::NativeTrusted, "at-load") => {
+            Err("would be the host's own process doing it: trusted code is the host")
+        }
         (Runtime::Jsonl, _) => Ok(()),
         (Runtime::Native, "fork-bomb") => Err("`fork-bomb-unbounded` is its native form"),
         (Runtime::Wasm, b) if PROCESS_CALLS.contains(&b) => {

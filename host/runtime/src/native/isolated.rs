@@ -9,17 +9,15 @@
 //! overflowed its stack"), or `out-of-memory` when those words are Rust's
 //! "memory allocation of N bytes failed" (the worker's address space is capped).
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime};
 
 use clue_engine::{Fault, SeatController};
 use clue_plugin_api::{DqReason, Reply, Request};
 
-use crate::process::ProcessLimits;
 use crate::process::jsonl::JsonlBot;
+use crate::process::{BotProcess, ProcessLimits};
 use crate::sticky::Sticky;
 
 use super::DEFAULT_CALL_LIMIT;
@@ -101,7 +99,7 @@ impl IsolatedNative {
         }
         // The worker may run in another directory: give it an absolute path.
         let library = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-        preflight(program, path, &library, limits.startup)?;
+        preflight(program, path, &library, limits)?;
         let words = [
             program.to_string_lossy().into_owned(),
             "worker".to_string(),
@@ -149,12 +147,15 @@ impl IsolatedNative {
 static CHECKED: Mutex<Vec<(PathBuf, Option<SystemTime>)>> = Mutex::new(Vec::new());
 
 /// Loads the library once in `program worker native --check`, unless this
-/// very file has passed before.
+/// very file has passed before. Loading runs the library's code (its ELF
+/// constructors, its root module's loader), so the check runs contained by
+/// `limits` like the worker itself: its sandbox, its cgroups, its start-up
+/// limit.
 fn preflight(
     program: &Path,
     path: &Path,
     library: &Path,
-    limit: Duration,
+    limits: &ProcessLimits,
 ) -> Result<(), IsolatedError> {
     let key = (
         library.to_path_buf(),
@@ -170,29 +171,20 @@ fn preflight(
         path: path.to_path_buf(),
         message,
     };
-    let mut child = Command::new(program)
-        .args(["worker", "native", "--check"])
-        .arg(library)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| fail(format!("`{}`: {e}", program.display())))?;
-    let deadline = Instant::now() + limit;
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(5)),
-            Ok(None) => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(fail(format!(
-                    "loading it took over {} ms",
-                    limit.as_millis()
-                )));
-            }
-            Err(e) => return Err(fail(e.to_string())),
-        }
+    let argv = [
+        program.to_string_lossy().into_owned(),
+        "worker".to_string(),
+        "native".to_string(),
+        "--check".to_string(),
+        library.to_string_lossy().into_owned(),
+    ];
+    let mut check = BotProcess::spawn(&argv, limits).map_err(|e| fail(e.to_string()))?;
+    let Some(status) = check.wait_exit(limits.startup) else {
+        check.kill();
+        return Err(fail(format!(
+            "loading it took over {} ms",
+            limits.startup.as_millis()
+        )));
     };
     if status.success() {
         if let Ok(mut list) = CHECKED.lock() {
@@ -200,10 +192,7 @@ fn preflight(
         }
         return Ok(());
     }
-    let mut stderr = String::new();
-    if let Some(mut pipe) = child.stderr.take() {
-        let _ = pipe.read_to_string(&mut stderr);
-    }
+    let stderr = check.stderr_text(true);
     // The worker prints `error: <the load error>`, which names the file.
     let said = stderr
         .lines()

@@ -351,6 +351,24 @@ impl BotProcess {
             .map(|status| Fault::new(DqReason::Crash, format!("exited{}", describe(Some(status)))))
     }
 
+    /// Waits up to `within` for the process to exit, with its stdin
+    /// closed; `None` if it is still running then.
+    pub fn wait_exit(&mut self, within: Duration) -> Option<ExitStatus> {
+        self.stdin = None;
+        let deadline = Instant::now() + within;
+        loop {
+            if self.exited.is_none()
+                && let Ok(Some(status)) = self.child.try_wait()
+            {
+                self.exited = Some(status);
+            }
+            if self.exited.is_some() || Instant::now() >= deadline {
+                return self.exited;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
     /// Kills the whole process group and reaps the bot.
     pub fn kill(&mut self) {
         self.stdin = None;

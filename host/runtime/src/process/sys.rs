@@ -1,6 +1,6 @@
-//! Every `unsafe` call of the process runtime: the new session and resource
-//! limits set in the child between `fork` and `exec`, and killing a process
-//! group. Nothing else in `runtime::process` touches libc.
+//! Every `unsafe` call of the process runtime: the new session, the
+//! descriptors closed at `exec` and the resource limits set in the child
+//! between `fork` and `exec`, and killing a process group. Nothing else in `runtime::process` touches libc.
 
 use std::io;
 use std::os::unix::process::CommandExt;
@@ -16,7 +16,8 @@ pub struct Rlimits {
 }
 
 /// Makes the child the leader of a new session (so of a new process group
-/// whose id is its pid) and applies `limits`, before it runs the bot.
+/// whose id is its pid), marks every descriptor but its stdin, stdout and
+/// stderr close-on-exec and applies `limits`, before it runs the bot.
 pub fn contain(command: &mut Command, limits: Rlimits) {
     let settings: [(libc::__rlimit_resource_t, Option<u64>); 4] = [
         (libc::RLIMIT_AS, limits.address_space),
@@ -26,14 +27,28 @@ pub fn contain(command: &mut Command, limits: Rlimits) {
         (libc::RLIMIT_CORE, Some(0)),
     ];
     let hook = move || {
-        // SAFETY: `setsid` and `setrlimit` are async-signal-safe system calls;
-        // they touch no memory of the parent, allocate nothing and take no
-        // locks, which is all that is allowed between `fork` and `exec`. The
-        // `rlimit` value lives on this stack frame for the duration of the call.
+        // SAFETY: `setsid`, `close_range` and `setrlimit` are
+        // async-signal-safe system calls; they touch no memory of the
+        // parent, allocate nothing and take no locks, which is all that is
+        // allowed between `fork` and `exec`. The `rlimit` value lives on this
+        // stack frame for the duration of the call.
         unsafe {
             if libc::setsid() == -1 {
                 return Err(io::Error::last_os_error());
             }
+            // The bot gets its stdin, stdout and stderr, nothing else: a
+            // descriptor the host holds without close-on-exec (inherited
+            // from its own parent: a shell's `3>file`, a `make` jobserver's
+            // pipe) is closed at `exec` too. Marked, not closed, so that
+            // std's own pipe that reports a failed `exec` still works. Linux
+            // 5.11 and later; an older kernel cannot run the sandbox at all
+            // (docs/process-sandbox.md), so a failure here is left be.
+            libc::syscall(
+                libc::SYS_close_range,
+                3u32,
+                u32::MAX,
+                libc::CLOSE_RANGE_CLOEXEC,
+            );
             for (resource, value) in settings {
                 if let Some(value) = value {
                     let limit = libc::rlimit {

@@ -31,7 +31,10 @@
 //!   cannot read, answers `ENOSYS` so that libc falls back to `clone`), bpf,
 //!   keyrings, perf, kexec, modules, `process_vm_*`, reboot, swap,
 //!   `userfaultfd`, `io_uring`; sockets of any family but Unix
-//!   (`EAFNOSUPPORT`), and for a Speed Clue bot any but Unix and TCP.
+//!   (`EAFNOSUPPORT`), and for a Speed Clue bot any but Unix and TCP;
+//!   every x32 system call (on x86-64: the rules name native numbers, and
+//!   x32 shares the native architecture); a call of another architecture
+//!   (i386's `int 0x80`) kills the process.
 //! - **cgroups** ([`cgroup`]: v1 `pids`, `memory` and `cpuacct` where
 //!   writable, as root here, else a delegated v2 subtree): a cap on
 //!   processes and on memory (so a JVM needs no `-Xmx`, and `RLIMIT_AS` is
@@ -679,6 +682,8 @@ const DENIED: &[&str] = &[
     "move_mount",
     "open_tree",
     "mount_setattr",
+    "fspick",
+    "fsconfig",
     // Its operations (sockets among them) would pass the filters unseen.
     "io_uring_setup",
     "io_uring_enter",
@@ -688,7 +693,9 @@ const DENIED: &[&str] = &[
 /// The filters, installed in order: `EPERM` for [`DENIED`] and for `clone`
 /// with a namespace flag; `ENOSYS` for `clone3` (its flags are behind a
 /// pointer a filter cannot read; libc then falls back to `clone`, as under
-/// Docker's profile); and the sockets ([`socket_filters`]).
+/// Docker's profile); the sockets ([`socket_filters`]); and, on x86-64,
+/// `EPERM` for every x32 system call, which the rules by number would not
+/// see ([`sys::x32_filter`]).
 fn seccomp_filters(tcp: bool) -> Result<Vec<seccompiler::BpfProgram>, SandboxError> {
     use seccompiler::{
         SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter, SeccompRule,
@@ -732,6 +739,10 @@ fn seccomp_filters(tcp: bool) -> Result<Vec<seccompiler::BpfProgram>, SandboxErr
     .map_err(seccomp_error)?;
     let mut filters = vec![denied, clone3];
     filters.extend(socket_filters(tcp)?);
+    // The rules above name native numbers only.
+    #[cfg(target_arch = "x86_64")]
+    let mut out = vec![sys::x32_filter()];
+    #[cfg(not(target_arch = "x86_64"))]
     let mut out = Vec::new();
     for filter in filters {
         out.push(

@@ -696,6 +696,8 @@ pub fn syscall_number(name: &str) -> Option<i64> {
         "move_mount" => libc::SYS_move_mount,
         "open_tree" => libc::SYS_open_tree,
         "mount_setattr" => libc::SYS_mount_setattr,
+        "fspick" => libc::SYS_fspick,
+        "fsconfig" => libc::SYS_fsconfig,
         "io_uring_setup" => libc::SYS_io_uring_setup,
         "io_uring_enter" => libc::SYS_io_uring_enter,
         "io_uring_register" => libc::SYS_io_uring_register,
@@ -705,6 +707,45 @@ pub fn syscall_number(name: &str) -> Option<i64> {
         _ => return None,
     };
     Some(n)
+}
+
+/// A filter that answers `EPERM` to every x32 system call (number with
+/// bit 30 set). The x32 ABI shares x86-64's audit architecture, so the
+/// architecture check each `seccompiler` filter starts with lets its calls
+/// through, and those filters match numbers one by one: `unshare` is 272,
+/// its x32 form 0x4000_0110, which no rule names. `seccompiler` compares a
+/// number only for equality, so these four instructions are written here
+/// (libseccomp makes the same check, and systemd's
+/// `SystemCallArchitectures=native`). i386 calls (`int 0x80`) carry an
+/// architecture of their own, and `seccompiler`'s check kills the process.
+#[cfg(target_arch = "x86_64")]
+pub fn x32_filter() -> seccompiler::BpfProgram {
+    use seccompiler::sock_filter;
+    const X32_SYSCALL_BIT: u32 = 0x4000_0000;
+    // `seccomp_data.nr`, the first field.
+    const NR_OFFSET: u32 = 0;
+    let op = |code: u32, jt: u8, jf: u8, k: u32| sock_filter {
+        code: code as u16,
+        jt,
+        jf,
+        k,
+    };
+    vec![
+        op(libc::BPF_LD | libc::BPF_W | libc::BPF_ABS, 0, 0, NR_OFFSET),
+        op(
+            libc::BPF_JMP | libc::BPF_JGE | libc::BPF_K,
+            0,
+            1,
+            X32_SYSCALL_BIT,
+        ),
+        op(
+            libc::BPF_RET | libc::BPF_K,
+            0,
+            0,
+            libc::SECCOMP_RET_ERRNO | EPERM,
+        ),
+        op(libc::BPF_RET | libc::BPF_K, 0, 0, libc::SECCOMP_RET_ALLOW),
+    ]
 }
 
 /// The `clone` flags that make namespaces (refused by the seccomp filter).

@@ -1,0 +1,2 @@
+//! The `inherited-fds` bot as a native plugin or a wasm component.
+zoo::export!(zoo::Behaviour::InheritedFds);

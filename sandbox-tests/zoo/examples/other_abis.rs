@@ -1,0 +1,2 @@
+//! The `other-abis` bot as a native plugin or a wasm component.
+zoo::export!(zoo::Behaviour::OtherAbis);
