@@ -111,3 +111,61 @@ bots:
         );
     }
 }
+
+/// A Speed Clue bot's listener is made in its own network namespace, whose
+/// loopback the sandbox brings up: as root that is plain root's right, as
+/// an ordinary user it is the capability the child holds in the user
+/// namespace it just made. The bot, the contest's style of entrant
+/// (`host/runtime/tests/process_bots/speedbot.py`), must connect and play.
+#[test]
+fn a_non_root_hosts_speed_clue_bot_plays_over_its_own_loopback() {
+    let bot = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../runtime/tests/process_bots/speedbot.py");
+    let bot = std::fs::canonicalize(&bot).expect("the Speed Clue test bot is there");
+    let dir = tempfile::tempdir().expect("a scratch directory");
+    let root = euid() == 0;
+    if root {
+        std::os::unix::fs::chown(dir.path(), Some(NOBODY), Some(NOBODY))
+            .expect("the scratch directory is given to nobody");
+    }
+    let spec = format!("speedclue:python3 {} {{A}} %%", bot.display());
+    let mut clue = Command::new(clue_binary());
+    clue.args([
+        "play",
+        "--variant",
+        "speedclue",
+        "--players",
+        "3",
+        "--seed",
+        "3",
+    ])
+    .args([
+        "--bot",
+        &spec,
+        "--bot",
+        "builtin:notebook",
+        "--bot",
+        "builtin:notebook",
+    ])
+    .current_dir(dir.path())
+    .env("HOME", dir.path());
+    if root {
+        clue.uid(NOBODY).gid(NOBODY);
+    }
+    let output = clue.output().expect("clue runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "clue play (uid {}) failed:\n{stdout}\n{}",
+        if root { NOBODY } else { euid() },
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let seat = stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("seat 0 (speedclue:") && l.contains("rank"))
+        .unwrap_or_else(|| panic!("no summary line for the Speed Clue bot:\n{stdout}"));
+    assert!(
+        !seat.contains("disqualified"),
+        "the Speed Clue bot did not play: {seat}\n{stdout}"
+    );
+}

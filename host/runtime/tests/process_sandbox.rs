@@ -325,6 +325,60 @@ fn a_speed_clue_bot_makes_tcp_sockets_only() {
     assert_eq!(line(), "connected");
 }
 
+/// A Speed Clue bot needs TCP to its host's port, and Landlock's rule is by
+/// port alone: in the host's network namespace the bot would reach any
+/// address on that port number (another service of the host's, a machine
+/// outside). Here a "spy" listens on the same port at 127.0.0.2 (all of
+/// 127/8 is the host's loopback): the bot must not reach it, and must still
+/// reach the listener the host is given for it.
+#[test]
+fn a_speed_clue_bot_reaches_its_own_listener_and_nothing_else() {
+    let reserved = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = reserved.local_addr().unwrap().port();
+    let spy = TcpListener::bind(("127.0.0.2", port))
+        .unwrap_or_else(|e| panic!("bind 127.0.0.2:{port} (loopback): {e}"));
+    spy.set_nonblocking(true).unwrap();
+    let program = format!(
+        "import socket\n\
+         try:\n socket.create_connection(('127.0.0.2', {port}), 5); print('reached the spy')\n\
+         except OSError as e: print('spy', e.errno)\n\
+         s = socket.create_connection(('127.0.0.1', {port}), 5)\n\
+         s.sendall(b'alive\\n'); print('connected')"
+    );
+    let policy = sandbox::SandboxPolicy {
+        tcp_port: Some(port),
+        ..sandbox::SandboxPolicy::on()
+    };
+    let limits = ProcessLimits {
+        sandbox: policy,
+        ..ProcessLimits::default()
+    };
+    let argv = ["python3".to_string(), "-c".to_string(), program];
+    let mut bot = BotProcess::spawn(&argv, &limits).expect("the bot starts");
+    let listener = match bot.tcp_listener(Duration::from_secs(20)) {
+        Some(listener) => listener.expect("the sandbox hands over the bot's listener"),
+        None => panic!("a sandboxed Speed Clue bot's listener is made in its sandbox"),
+    };
+    let (mut stream, _) = listener.accept().expect("the bot connects to its listener");
+    let mut line = || {
+        bot.recv(Duration::from_secs(20), "a line")
+            .unwrap_or_else(|f| panic!("{f:?}; stderr {}", bot.stderr().text()))
+    };
+    assert_eq!(
+        line(),
+        "spy 111",
+        "ECONNREFUSED: nothing listens there in its namespace"
+    );
+    assert_eq!(line(), "connected");
+    let mut alive = [0u8; 6];
+    stream.read_exact(&mut alive).unwrap();
+    assert_eq!(&alive, b"alive\n");
+    assert!(
+        spy.accept().is_err(),
+        "the spy on the bot's port at another address was reached"
+    );
+}
+
 /// An errno's number, by name (Linux, every architecture the host runs on).
 fn libc_errno(name: &str) -> i32 {
     match name {

@@ -351,6 +351,16 @@ impl BotProcess {
             .map(|status| Fault::new(DqReason::Crash, format!("exited{}", describe(Some(status)))))
     }
 
+    /// A sandboxed Speed Clue bot's listener, made in its own network
+    /// namespace (`SandboxPolicy::tcp_port`), waiting at most `within` for
+    /// it; `None` for an unsandboxed bot or one with no TCP port.
+    pub fn tcp_listener(
+        &mut self,
+        within: Duration,
+    ) -> Option<std::io::Result<std::net::TcpListener>> {
+        self.sandbox.as_mut()?.take_listener(within)
+    }
+
     /// Waits up to `within` for the process to exit, with its stdin
     /// closed; `None` if it is still running then.
     pub fn wait_exit(&mut self, within: Duration) -> Option<ExitStatus> {

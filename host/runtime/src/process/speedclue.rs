@@ -110,18 +110,25 @@ pub struct SpeedclueBot {
 
 impl SpeedclueBot {
     /// Listens on a loopback port and starts the bot from its launch line.
+    /// A sandboxed bot's listener is made at the same port in its own
+    /// network namespace, where it is all the bot can reach
+    /// (docs/process-sandbox.md); the host's, which chose the port, serves
+    /// an unsandboxed bot.
     pub fn spawn(launch: &str, limits: &ProcessLimits) -> Result<Sticky<SpeedclueBot>, SpawnError> {
-        let listener = TcpListener::bind("127.0.0.1:0").map_err(SpawnError::Listen)?;
-        let port = listener.local_addr().map_err(SpawnError::Listen)?.port();
-        listener.set_nonblocking(true).map_err(SpawnError::Listen)?;
+        let host = TcpListener::bind("127.0.0.1:0").map_err(SpawnError::Listen)?;
+        let port = host.local_addr().map_err(SpawnError::Listen)?.port();
         let default_id = format!("bot{}", NEXT_ID.fetch_add(1, Ordering::Relaxed));
         let (argv, id) = launch_words(launch, &default_id, port)?;
-        // The bot stays in the host's network namespace and may reach only
-        // this port (docs/SANDBOX.md).
         let mut sandboxed = limits.clone();
         sandboxed.sandbox.tcp_port = Some(port);
+        let mut process = BotProcess::spawn(&argv, &sandboxed)?;
+        let listener = match process.tcp_listener(limits.startup) {
+            Some(own) => own.map_err(SpawnError::Listen)?,
+            None => host,
+        };
+        listener.set_nonblocking(true).map_err(SpawnError::Listen)?;
         Ok(Sticky::new(SpeedclueBot {
-            process: BotProcess::spawn(&argv, &sandboxed)?,
+            process,
             listener,
             limits: limits.clone(),
             id,

@@ -8,9 +8,10 @@
 //!   tiny init outside that mirrors the bot's exit; so it sees and signals
 //!   no other process, and every descendant dies with it (no `setsid` escape); a mount
 //!   namespace with a root folder of its own (below); IPC and UTS namespaces;
-//!   a fresh network namespace (no interface but a down loopback) for every
-//!   bot but Speed Clue's, which stays in the host's and reaches only its one
-//!   port (Landlock). When the host is root the bot runs as an unprivileged
+//!   a fresh network namespace (no interface but a down loopback); a Speed
+//!   Clue bot's loopback is brought up, with the host's listener for it on
+//!   its one port there (made by the child, sent back to the host), so it
+//!   reaches that listener and nothing else. When the host is root the bot runs as an unprivileged
 //!   uid and gid of its own (no capabilities); when it is not, a user
 //!   namespace maps the host's user to itself.
 //! - **Its own root folder** (`pivot_root` into a `tmpfs`): read-only binds
@@ -53,11 +54,14 @@ pub mod cgroup;
 mod sys;
 
 use std::ffi::{CString, OsStr};
+use std::io;
+use std::net::TcpListener;
 use std::os::fd::OwnedFd;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
 
 use landlock::{
     ABI, Access, AccessFs, AccessNet, CompatLevel, Compatible, NetPort, Ruleset, RulesetAttr,
@@ -109,8 +113,10 @@ pub struct SandboxPolicy {
     /// Paths the bot may read besides the system, its own folder and its
     /// working directory (a tournament's `read:`).
     pub read: Vec<PathBuf>,
-    /// The one loopback TCP port the bot may connect to (set by the Speed
-    /// Clue runtime; every other bot gets no network at all).
+    /// The one TCP port the bot may connect to (set by the Speed Clue
+    /// runtime; every other bot gets no network at all): the sandbox makes
+    /// a listener on `127.0.0.1` at this port in the bot's own network
+    /// namespace, which the host takes with [`Prepared::take_listener`].
     pub tcp_port: Option<u16>,
     /// Memory of the bot and its children, by cgroup where one is writable.
     /// Default 2 GiB.
@@ -178,6 +184,8 @@ pub enum SandboxError {
     Landlock(String),
     #[error("cannot build the seccomp filter: {0}")]
     Seccomp(String),
+    #[error("cannot make the socket pair a Speed Clue bot's listener comes back over: {0}")]
+    Channel(std::io::Error),
     #[error("a path of the bot cannot be passed to the kernel: {0}")]
     Path(String),
     #[error(
@@ -199,9 +207,24 @@ pub struct Prepared {
     pub(crate) child: sys::ChildSetup,
     cgroups: cgroup::BotCgroups,
     workdir: PathBuf,
+    /// The host's end of the socket pair a Speed Clue bot's listener comes
+    /// back over ([`Prepared::take_listener`]).
+    listener_channel: Option<OwnedFd>,
 }
 
 impl Prepared {
+    /// A Speed Clue bot's listener ([`SandboxPolicy::tcp_port`]), made on
+    /// `127.0.0.1` in the bot's own network namespace as it started (so that
+    /// it reaches that listener and nothing else); waits at most `within`
+    /// for it. `None` for a bot with no TCP port, or once taken.
+    pub fn take_listener(&mut self, within: Duration) -> Option<io::Result<TcpListener>> {
+        let channel = self.listener_channel.take()?;
+        // The child's end, copied into the child at `fork`, is no longer
+        // needed here.
+        self.child.listen = None;
+        Some(sys::receive_descriptor(&channel, within).map(TcpListener::from))
+    }
+
     /// The bot's private scratch folder, as the bot sees it (`/tmp`).
     pub fn scratch(&self) -> &Path {
         Path::new(SCRATCH)
@@ -355,13 +378,25 @@ pub fn prepare(
     let name = format!("bot-{}-{n}", std::process::id());
     let cgroups = cgroup::BotCgroups::make(&hierarchy, &name, policy.memory, processes);
     let join: Vec<OwnedFd> = cgroups.join_files();
+    let (listen, listener_channel) = match policy.tcp_port {
+        Some(port) => {
+            let (host, child) =
+                std::os::unix::net::UnixStream::pair().map_err(SandboxError::Channel)?;
+            let listen = sys::Listen {
+                port,
+                channel: child.into(),
+            };
+            (Some(listen), Some(OwnedFd::from(host)))
+        }
+        None => (None, None),
+    };
     let child = sys::ChildSetup {
         ruleset,
         read_access: AccessFs::from_read(ABI_NEEDED).bits(),
         write_access: AccessFs::from_all(ABI_NEEDED).bits(),
         seccomp,
         join,
-        new_netns: policy.tcp_port.is_none(),
+        listen,
         ids,
         fs,
         areas: sys::argument_areas(),
@@ -371,6 +406,7 @@ pub fn prepare(
         child,
         cgroups,
         workdir,
+        listener_channel,
     }))
 }
 
@@ -764,14 +800,14 @@ fn target_arch() -> Result<seccompiler::TargetArch, SandboxError> {
 
 /// The sockets a bot may make: Unix sockets (which reach only its own
 /// root's, Landlock refusing abstract ones out of its domain) and, for a
-/// Speed Clue bot (`tcp`, in the host's network namespace), TCP over IPv4
-/// or IPv6, whose `connect` Landlock limits to its one port. Every other
+/// Speed Clue bot (`tcp`), TCP over IPv4 or IPv6, whose `connect` Landlock
+/// limits to its one port (in its own network namespace, whose loopback
+/// holds the host's listener and nothing else). Every other
 /// family answers `EAFNOSUPPORT`, as on a kernel without it, so that a
 /// program probing for IPv6 carries on without it; a Speed Clue bot's UDP,
 /// raw, SCTP or MPTCP socket, which Landlock's TCP rules would not see,
-/// answers `EPROTONOSUPPORT`. The empty network namespace of the other bots
-/// already reaches nothing; this also stops the UDP a Speed Clue bot could
-/// otherwise send from the host's.
+/// answers `EPROTONOSUPPORT`. A network namespace with nothing but a
+/// loopback already reaches nothing; these are a second wall.
 fn socket_filters(tcp: bool) -> Result<Vec<seccompiler::SeccompFilter>, SandboxError> {
     use seccompiler::SeccompCmpOp::{Eq, MaskedEq, Ne};
     use seccompiler::{

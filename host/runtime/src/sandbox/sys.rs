@@ -75,13 +75,22 @@ pub struct ChildSetup {
     pub seccomp: Vec<seccompiler::BpfProgram>,
     /// `cgroup.procs` of each of the bot's cgroups, open for writing.
     pub join: Vec<OwnedFd>,
-    /// Whether to enter a fresh network namespace (not for Speed Clue bots).
-    pub new_netns: bool,
+    /// A Speed Clue bot's one TCP listener, made in its network namespace
+    /// by the child and sent back over a socket pair (this is the child's
+    /// end); `None` for every other bot.
+    pub listen: Option<Listen>,
     pub ids: Ids,
     pub fs: FsPlan,
     /// The host's argument and environment strings ([`argument_areas`]),
     /// zeroed by the namespace's init.
     pub areas: [(usize, usize); 2],
+}
+
+/// Where a Speed Clue bot's listener is made: `127.0.0.1:port` in the bot's
+/// own network namespace, sent to the host over `channel`.
+pub struct Listen {
+    pub port: u16,
+    pub channel: OwnedFd,
 }
 
 /// `struct landlock_path_beneath_attr` (packed, as in the kernel's uapi).
@@ -106,10 +115,14 @@ const MOUNT_ATTR_NODEV: u64 = 0x4;
 const MOUNT_ATTR_NOEXEC: u64 = 0x8;
 const LANDLOCK_RULE_PATH_BENEATH: libc::c_int = 1;
 
-/// Namespaces every sandboxed bot gets (the network one unless it is a
-/// Speed Clue bot; the user one when the host is not root).
-const NAMESPACES: libc::c_int =
-    libc::CLONE_NEWNS | libc::CLONE_NEWPID | libc::CLONE_NEWIPC | libc::CLONE_NEWUTS;
+/// Namespaces every sandboxed bot gets (and the user one when the host is
+/// not root). A Speed Clue bot's network namespace holds its loopback and
+/// the listener the host talks to it through ([`listen_inside`]).
+const NAMESPACES: libc::c_int = libc::CLONE_NEWNS
+    | libc::CLONE_NEWPID
+    | libc::CLONE_NEWIPC
+    | libc::CLONE_NEWUTS
+    | libc::CLONE_NEWNET;
 
 fn check(result: libc::c_int) -> io::Result<()> {
     if result == -1 {
@@ -145,6 +158,142 @@ unsafe fn write_file(path: &std::ffi::CStr, bytes: &[u8]) -> io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// In the child, in the bot's fresh network namespace: brings its loopback
+/// up, listens on `127.0.0.1:port` there and sends the listener to the host
+/// over `channel` (`SCM_RIGHTS`). The namespace has no other interface, so
+/// the bot, which may connect to that port only (Landlock), reaches this
+/// listener and nothing else: not a service of the host's, not a machine
+/// outside. Hand-written with libc like the rest of this file: std's
+/// ancillary-data API is unstable, and these calls run between `fork` and
+/// `exec`, where only async-signal-safe system calls may be made.
+///
+/// # Safety
+/// Only async-signal-safe system calls on locals: safe between `fork` and
+/// `exec`.
+unsafe fn listen_inside(port: u16, channel: libc::c_int) -> io::Result<()> {
+    // SAFETY: plain system calls on integers and on zero-initialised
+    // locals of the kernel's own layouts, alive for each call.
+    unsafe {
+        let probe = libc::socket(libc::AF_INET, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0);
+        check(probe)?;
+        let mut request: libc::ifreq = std::mem::zeroed();
+        for (to, from) in request.ifr_name.iter_mut().zip(b"lo") {
+            *to = *from as libc::c_char;
+        }
+        request.ifr_ifru.ifru_flags = libc::IFF_UP as libc::c_short;
+        let up = libc::ioctl(probe, libc::SIOCSIFFLAGS, &request);
+        libc::close(probe);
+        check(up)?;
+        let listener = libc::socket(libc::AF_INET, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0);
+        check(listener)?;
+        let mut address: libc::sockaddr_in = std::mem::zeroed();
+        address.sin_family = libc::AF_INET as libc::sa_family_t;
+        address.sin_port = port.to_be();
+        address.sin_addr.s_addr = u32::from(std::net::Ipv4Addr::LOCALHOST).to_be();
+        check(libc::bind(
+            listener,
+            (&address as *const libc::sockaddr_in).cast(),
+            std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t,
+        ))?;
+        check(libc::listen(listener, 16))?;
+        let sent = send_descriptor(channel, listener);
+        libc::close(listener);
+        libc::close(channel);
+        sent
+    }
+}
+
+/// Room for one descriptor's control message (`CMSG_SPACE(sizeof(int))`,
+/// 24 bytes on 64-bit Linux), aligned as a `cmsghdr`.
+#[repr(C)]
+struct OneDescriptor {
+    header: libc::cmsghdr,
+    descriptor: [u8; 8],
+}
+
+/// Sends `descriptor` over the Unix socket `channel` with one byte.
+///
+/// # Safety
+/// Async-signal-safe (`sendmsg` on locals).
+unsafe fn send_descriptor(channel: libc::c_int, descriptor: libc::c_int) -> io::Result<()> {
+    // SAFETY: the message, its one-byte payload and its control buffer are
+    // locals alive for the call; the control message is written inside the
+    // buffer through the kernel's macros.
+    unsafe {
+        let mut byte = [b'L'];
+        let mut payload = libc::iovec {
+            iov_base: byte.as_mut_ptr().cast(),
+            iov_len: 1,
+        };
+        let mut control: OneDescriptor = std::mem::zeroed();
+        let mut message: libc::msghdr = std::mem::zeroed();
+        message.msg_iov = &mut payload;
+        message.msg_iovlen = 1;
+        message.msg_control = (&mut control as *mut OneDescriptor).cast();
+        message.msg_controllen = libc::CMSG_SPACE(std::mem::size_of::<libc::c_int>() as u32) as _;
+        let header = libc::CMSG_FIRSTHDR(&message);
+        (*header).cmsg_level = libc::SOL_SOCKET;
+        (*header).cmsg_type = libc::SCM_RIGHTS;
+        (*header).cmsg_len = libc::CMSG_LEN(std::mem::size_of::<libc::c_int>() as u32) as _;
+        std::ptr::write_unaligned(libc::CMSG_DATA(header).cast::<libc::c_int>(), descriptor);
+        if libc::sendmsg(channel, &message, libc::MSG_NOSIGNAL) != 1 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(())
+    }
+}
+
+/// In the host: the descriptor the child sent over `channel`
+/// ([`listen_inside`]), waiting at most `within`; close-on-exec.
+pub fn receive_descriptor(channel: &OwnedFd, within: std::time::Duration) -> io::Result<OwnedFd> {
+    use std::os::fd::FromRawFd;
+    let timeout = libc::timeval {
+        tv_sec: within.as_secs().min(i32::MAX as u64) as libc::time_t,
+        tv_usec: libc::suseconds_t::from(within.subsec_micros() as i32),
+    };
+    // SAFETY: `setsockopt` and `recvmsg` on a socket this function borrows
+    // and on locals alive for each call; the descriptor read from the
+    // control message is a new one the kernel made for this process, owned
+    // from here on.
+    unsafe {
+        check(libc::setsockopt(
+            channel.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_RCVTIMEO,
+            (&timeout as *const libc::timeval).cast(),
+            std::mem::size_of::<libc::timeval>() as libc::socklen_t,
+        ))?;
+        let mut byte = [0u8; 1];
+        let mut payload = libc::iovec {
+            iov_base: byte.as_mut_ptr().cast(),
+            iov_len: 1,
+        };
+        let mut control: OneDescriptor = std::mem::zeroed();
+        let mut message: libc::msghdr = std::mem::zeroed();
+        message.msg_iov = &mut payload;
+        message.msg_iovlen = 1;
+        message.msg_control = (&mut control as *mut OneDescriptor).cast();
+        message.msg_controllen = std::mem::size_of::<OneDescriptor>() as _;
+        let read = libc::recvmsg(channel.as_raw_fd(), &mut message, libc::MSG_CMSG_CLOEXEC);
+        if read < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let header = libc::CMSG_FIRSTHDR(&message);
+        if read == 0
+            || header.is_null()
+            || (*header).cmsg_level != libc::SOL_SOCKET
+            || (*header).cmsg_type != libc::SCM_RIGHTS
+        {
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "the bot's sandbox sent no listener",
+            ));
+        }
+        let descriptor = std::ptr::read_unaligned(libc::CMSG_DATA(header).cast::<libc::c_int>());
+        Ok(OwnedFd::from_raw_fd(descriptor))
+    }
 }
 
 /// The tiny init: the process the host started (outside the bot's PID
@@ -443,10 +592,11 @@ pub fn apply(command: &mut Command, setup: &ChildSetup) {
     let fs = setup.fs.clone();
     let (read_access, write_access) = (setup.read_access, setup.write_access);
     let areas = setup.areas;
+    let listen = setup
+        .listen
+        .as_ref()
+        .map(|l| (l.port, l.channel.as_raw_fd()));
     let mut namespaces = NAMESPACES;
-    if setup.new_netns {
-        namespaces |= libc::CLONE_NEWNET;
-    }
     if let Ids::UserNamespace { .. } = ids {
         namespaces |= libc::CLONE_NEWUSER;
     }
@@ -469,6 +619,11 @@ pub fn apply(command: &mut Command, setup: &ChildSetup) {
                 write_file(c"/proc/self/setgroups", b"deny")?;
                 write_file(c"/proc/self/uid_map", uid_map.as_bytes())?;
                 write_file(c"/proc/self/gid_map", gid_map.as_bytes())?;
+            }
+            // Still privileged in the new network namespace (root, or the
+            // owner of the new user namespace): its loopback comes up here.
+            if let Some((port, channel)) = listen {
+                listen_inside(port, channel)?;
             }
             // How the bot ended, when by a signal, from the namespace's init
             // (which, as PID 1, cannot end by that signal itself) to the
@@ -661,7 +816,7 @@ pub fn can_unshare(flags: libc::c_int) -> Result<(), io::Error> {
 /// The namespaces of a sandboxed bot, for [`can_unshare`].
 pub fn bot_namespaces(root: bool) -> libc::c_int {
     let user = if root { 0 } else { libc::CLONE_NEWUSER };
-    NAMESPACES | libc::CLONE_NEWNET | user
+    NAMESPACES | user
 }
 
 /// The number of a system call of [`super::DENIED`].
