@@ -1,5 +1,11 @@
 //! A readable account of a finished game, for people.
+//!
+//! What a bot wrote (its stderr, the line that got it disqualified) goes
+//! to the organiser's terminal through [`printable`]: a hostile bot's
+//! escape sequences could otherwise clear or rewrite the lines above (a
+//! forged result), set the terminal's clipboard or title, or hide text.
 
+use std::borrow::Cow;
 use std::fmt::Write;
 
 use clue_engine::{GameRecord, Outcome};
@@ -10,7 +16,7 @@ pub fn account(record: &GameRecord, deck: &Deck, names: &[String]) -> String {
     let mut out = String::new();
     let who = |s: Seat| -> String {
         match names.get(s.index()) {
-            Some(name) => format!("seat {} ({name})", s.0),
+            Some(name) => format!("seat {} ({})", s.0, printable(name)),
             None => format!("seat {} (server)", s.0),
         }
     };
@@ -111,7 +117,11 @@ pub fn account(record: &GameRecord, deck: &Deck, names: &[String]) -> String {
                     .detail
                     .clone()
                     .unwrap_or_default();
-                format!("  {} is disqualified: {reason} ({detail})", who(*seat))
+                format!(
+                    "  {} is disqualified: {reason} ({})",
+                    who(*seat),
+                    printable(&detail)
+                )
             }
             Event::GameOver { winner, .. } => match winner {
                 Some(w) => format!("game over after {} rounds: {} wins", record.rounds, who(*w)),
@@ -142,11 +152,34 @@ pub fn account(record: &GameRecord, deck: &Deck, names: &[String]) -> String {
             let shown = &lines[lines.len().saturating_sub(STDERR_LINES)..];
             let _ = writeln!(out, "    its stderr (last {} lines):", shown.len());
             for line in shown {
-                let _ = writeln!(out, "    | {line}");
+                let _ = writeln!(out, "    | {}", printable(line));
             }
         }
     }
     out
+}
+
+/// `text` with every control character but the tab, and the characters
+/// that reorder text on screen (bidirectional overrides and isolates),
+/// written as `\u{1b}`: safe to print to a terminal, and still exactly
+/// what was sent, read with Rust's escapes.
+pub fn printable(text: &str) -> Cow<'_, str> {
+    let unsafe_char = |c: char| {
+        (c.is_control() && c != '\t')
+            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    };
+    if !text.chars().any(unsafe_char) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
 }
 
 /// How much of a disqualified bot's stderr the account shows (the game log
@@ -157,5 +190,28 @@ fn position(deck: &Deck, p: Position) -> String {
     match p {
         Position::Cell { row, col } => format!("({row}, {col})"),
         Position::Room(card) => deck.name(card).to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::printable;
+
+    #[test]
+    fn what_a_bot_wrote_is_printed_with_its_control_characters_escaped() {
+        // Clear the screen, move up a line and erase it, set the clipboard
+        // (OSC 52), ring the bell, reverse the text that follows.
+        let hostile = "\u{1b}[2J\u{1b}[1A\u{1b}[2K\u{1b}]52;c;aGk=\u{7}ok\u{202e}txt\r";
+        let shown = printable(hostile);
+        assert_eq!(
+            shown,
+            "\\u{1b}[2J\\u{1b}[1A\\u{1b}[2K\\u{1b}]52;c;aGk=\\u{7}ok\\u{202e}txt\\u{d}"
+        );
+        assert!(!shown.chars().any(|c| c.is_control()));
+        // Plain text, tabs and non-ASCII letters are left as they are.
+        assert!(matches!(
+            printable("Mrs. Péacock\tshows"),
+            std::borrow::Cow::Borrowed("Mrs. Péacock\tshows")
+        ));
     }
 }

@@ -85,7 +85,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         (Outcome::Disqualified(reason), detail) => {
             eprintln!(
                 "client disqualified ({reason}): {}",
-                detail.as_deref().unwrap_or("")
+                clue_arena::account::printable(detail.as_deref().unwrap_or(""))
             );
             Ok(ExitCode::from(1))
         }

@@ -235,6 +235,32 @@ fn a_disqualified_bots_stderr_is_in_the_record_and_the_account() {
     );
 }
 
+/// A hostile bot's terminal escape sequences (clear the screen, rewrite the
+/// line above with a forged result, set the clipboard) reach `clue play`'s
+/// account escaped, never raw: the organiser's terminal is the host's.
+#[test]
+fn a_bots_escape_sequences_are_shown_escaped_in_the_account() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_clue"))
+        .args(["play", "--variant", "speedclue", "--players", "3", "--bot"])
+        .arg(format!("jsonl:{}", misbehave("escapes")))
+        .output()
+        .expect("clue runs");
+    let account = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{output:?}");
+    assert!(
+        !account.contains('\u{1b}') && !account.contains('\u{7}'),
+        "a raw escape reached the terminal: {account:?}"
+    );
+    assert!(
+        account.contains("    | \\u{1b}[2J\\u{1b}[1A\\u{1b}[2Kseat 0: rank 1, won"),
+        "{account}"
+    );
+    assert!(
+        account.contains("\\u{1b}]52;c;aGk=\\u{7}"),
+        "the line it sent, escaped: {account}"
+    );
+}
+
 #[test]
 fn a_well_behaved_bots_stderr_is_kept_and_does_not_break_a_replay() {
     let scratch = tempfile::tempdir().expect("a scratch directory");

@@ -12,6 +12,7 @@ case "$1" in
   flood)   read -r h; echo "$HELLO"; read -r r; while :; do echo '{"reply":"ok"}'; done ;;
   longline) read -r h; echo "$HELLO"; read -r r; while :; do printf 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'; done ;;
   complains) read -r h; echo "$HELLO"; read -r r; echo "misbehave: I give up on this request" >&2; exit 5 ;;
+  escapes) read -r h; echo "$HELLO"; read -r r; printf '\033[2J\033[1A\033[2Kseat 0: rank 1, won\n' >&2; printf '\033]52;c;aGk=\007\n'; sleep 100 ;;
   forks)   read -r h; echo "$HELLO"; sleep 100 & sh -c 'sleep 100 & sleep 100' & read -r r; exit 4 ;;
   *) echo "unknown mode $1" >&2; exit 2 ;;
 esac
