@@ -222,17 +222,23 @@ fn a_disqualified_bots_stderr_is_in_the_record_and_the_account() {
     assert_eq!(record.seats[1].stderr, None);
 
     // `clue play` shows it under the disqualified seat.
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_clue"))
-        .args(["play", "--variant", "speedclue", "--players", "3", "--bot"])
-        .arg(format!("jsonl:{}", misbehave("complains")))
-        .output()
-        .expect("clue runs");
-    let account = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "{output:?}");
+    let account = played_account("complains");
     assert!(
         account.contains("its stderr (last 1 lines):\n    | misbehave: I give up on this request"),
         "{account}"
     );
+}
+
+/// What `clue play` prints for a 3-player Speed Clue game with the
+/// `misbehave.sh` bot of `mode` in seat 0.
+fn played_account(mode: &str) -> String {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_clue"))
+        .args(["play", "--variant", "speedclue", "--players", "3", "--bot"])
+        .arg(format!("jsonl:{}", misbehave(mode)))
+        .output()
+        .expect("clue runs");
+    assert!(output.status.success(), "{output:?}");
+    String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
 /// A hostile bot's terminal escape sequences (clear the screen, rewrite the
@@ -240,13 +246,7 @@ fn a_disqualified_bots_stderr_is_in_the_record_and_the_account() {
 /// account escaped, never raw: the organiser's terminal is the host's.
 #[test]
 fn a_bots_escape_sequences_are_shown_escaped_in_the_account() {
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_clue"))
-        .args(["play", "--variant", "speedclue", "--players", "3", "--bot"])
-        .arg(format!("jsonl:{}", misbehave("escapes")))
-        .output()
-        .expect("clue runs");
-    let account = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "{output:?}");
+    let account = played_account("escapes");
     assert!(
         !account.contains('\u{1b}') && !account.contains('\u{7}'),
         "a raw escape reached the terminal: {account:?}"

@@ -302,16 +302,7 @@ fn a_speed_clue_bot_makes_tcp_sockets_only() {
          except OSError as e: print('sctp', e.errno)\n\
          socket.create_connection(('127.0.0.1', {port}), 5); print('connected')"
     );
-    let policy = sandbox::SandboxPolicy {
-        tcp_port: Some(port),
-        ..sandbox::SandboxPolicy::on()
-    };
-    let limits = ProcessLimits {
-        sandbox: policy,
-        ..ProcessLimits::default()
-    };
-    let argv = ["python3".to_string(), "-c".to_string(), program];
-    let mut bot = BotProcess::spawn(&argv, &limits).expect("the bot starts");
+    let mut bot = speed_clue_bot(program, port);
     let mut line = || {
         bot.recv(Duration::from_secs(20), "a line")
             .unwrap_or_else(|f| panic!("{f:?}"))
@@ -345,16 +336,7 @@ fn a_speed_clue_bot_reaches_its_own_listener_and_nothing_else() {
          s = socket.create_connection(('127.0.0.1', {port}), 5)\n\
          s.sendall(b'alive\\n'); print('connected')"
     );
-    let policy = sandbox::SandboxPolicy {
-        tcp_port: Some(port),
-        ..sandbox::SandboxPolicy::on()
-    };
-    let limits = ProcessLimits {
-        sandbox: policy,
-        ..ProcessLimits::default()
-    };
-    let argv = ["python3".to_string(), "-c".to_string(), program];
-    let mut bot = BotProcess::spawn(&argv, &limits).expect("the bot starts");
+    let mut bot = speed_clue_bot(program, port);
     let listener = match bot.tcp_listener(Duration::from_secs(20)) {
         Some(listener) => listener.expect("the sandbox hands over the bot's listener"),
         None => panic!("a sandboxed Speed Clue bot's listener is made in its sandbox"),
@@ -377,6 +359,19 @@ fn a_speed_clue_bot_reaches_its_own_listener_and_nothing_else() {
         spy.accept().is_err(),
         "the spy on the bot's port at another address was reached"
     );
+}
+
+/// A Python program as a sandboxed Speed Clue bot, which may connect to `port`.
+fn speed_clue_bot(program: String, port: u16) -> BotProcess {
+    let limits = ProcessLimits {
+        sandbox: sandbox::SandboxPolicy {
+            tcp_port: Some(port),
+            ..sandbox::SandboxPolicy::on()
+        },
+        ..ProcessLimits::default()
+    };
+    let argv = ["python3".to_string(), "-c".to_string(), program];
+    BotProcess::spawn(&argv, &limits).expect("the bot starts")
 }
 
 /// An errno's number, by name (Linux, every architecture the host runs on).

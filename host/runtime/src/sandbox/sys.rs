@@ -213,25 +213,55 @@ struct OneDescriptor {
     descriptor: [u8; 8],
 }
 
+/// A message of one byte with room for one descriptor, on the stack (no
+/// allocation: usable between `fork` and `exec`).
+struct OneDescriptorMessage {
+    byte: [u8; 1],
+    payload: libc::iovec,
+    control: OneDescriptor,
+}
+
+impl OneDescriptorMessage {
+    fn new(byte: u8) -> OneDescriptorMessage {
+        OneDescriptorMessage {
+            byte: [byte],
+            payload: libc::iovec {
+                iov_base: std::ptr::null_mut(),
+                iov_len: 0,
+            },
+            // SAFETY: `cmsghdr` and bytes: all zeroes is a valid value.
+            control: unsafe { std::mem::zeroed() },
+        }
+    }
+
+    /// The `msghdr` for `sendmsg` or `recvmsg`, pointing into `self`: use
+    /// it only while `self` is neither moved nor dropped.
+    fn header(&mut self) -> libc::msghdr {
+        self.payload = libc::iovec {
+            iov_base: self.byte.as_mut_ptr().cast(),
+            iov_len: 1,
+        };
+        // SAFETY: a plain C struct: all zeroes is a valid value.
+        let mut message: libc::msghdr = unsafe { std::mem::zeroed() };
+        message.msg_iov = &mut self.payload;
+        message.msg_iovlen = 1;
+        message.msg_control = (&mut self.control as *mut OneDescriptor).cast();
+        message.msg_controllen = std::mem::size_of::<OneDescriptor>() as _;
+        message
+    }
+}
+
 /// Sends `descriptor` over the Unix socket `channel` with one byte.
 ///
 /// # Safety
 /// Async-signal-safe (`sendmsg` on locals).
 unsafe fn send_descriptor(channel: libc::c_int, descriptor: libc::c_int) -> io::Result<()> {
-    // SAFETY: the message, its one-byte payload and its control buffer are
-    // locals alive for the call; the control message is written inside the
-    // buffer through the kernel's macros.
+    // SAFETY: the message points into `parts`, a local alive and unmoved
+    // for the call; the control message is written inside its buffer
+    // through the kernel's macros.
     unsafe {
-        let mut byte = [b'L'];
-        let mut payload = libc::iovec {
-            iov_base: byte.as_mut_ptr().cast(),
-            iov_len: 1,
-        };
-        let mut control: OneDescriptor = std::mem::zeroed();
-        let mut message: libc::msghdr = std::mem::zeroed();
-        message.msg_iov = &mut payload;
-        message.msg_iovlen = 1;
-        message.msg_control = (&mut control as *mut OneDescriptor).cast();
+        let mut parts = OneDescriptorMessage::new(b'L');
+        let mut message = parts.header();
         message.msg_controllen = libc::CMSG_SPACE(std::mem::size_of::<libc::c_int>() as u32) as _;
         let header = libc::CMSG_FIRSTHDR(&message);
         (*header).cmsg_level = libc::SOL_SOCKET;
@@ -265,17 +295,8 @@ pub fn receive_descriptor(channel: &OwnedFd, within: std::time::Duration) -> io:
             (&timeout as *const libc::timeval).cast(),
             std::mem::size_of::<libc::timeval>() as libc::socklen_t,
         ))?;
-        let mut byte = [0u8; 1];
-        let mut payload = libc::iovec {
-            iov_base: byte.as_mut_ptr().cast(),
-            iov_len: 1,
-        };
-        let mut control: OneDescriptor = std::mem::zeroed();
-        let mut message: libc::msghdr = std::mem::zeroed();
-        message.msg_iov = &mut payload;
-        message.msg_iovlen = 1;
-        message.msg_control = (&mut control as *mut OneDescriptor).cast();
-        message.msg_controllen = std::mem::size_of::<OneDescriptor>() as _;
+        let mut parts = OneDescriptorMessage::new(0);
+        let mut message = parts.header();
         let read = libc::recvmsg(channel.as_raw_fd(), &mut message, libc::MSG_CMSG_CLOEXEC);
         if read < 0 {
             return Err(io::Error::last_os_error());
