@@ -10,6 +10,7 @@ use clue_plugin_api::{DqReason, Variant};
 use clue_runtime::bots::builtin;
 use clue_runtime::process::ProcessLimits;
 use clue_runtime::process::speedclue::SpeedclueBot;
+use clue_runtime::sandbox::SandboxPolicy;
 
 fn speedbot(id: Option<&str>) -> String {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/process_bots/speedbot.py");
@@ -27,17 +28,29 @@ fn limits() -> ProcessLimits {
     }
 }
 
+/// Sandboxed, a bot connects to the listener made in its own network
+/// namespace; unsandboxed (`--no-sandbox`), to the host's.
 #[test]
 fn python_tcp_bots_play_whole_games() {
-    for (players, seed) in [(3u8, 1u64), (4, 2), (6, 3)] {
+    let runs = [
+        (3u8, 1u64, SandboxPolicy::on()),
+        (4, 2, SandboxPolicy::on()),
+        (6, 3, SandboxPolicy::on()),
+        (3, 1, SandboxPolicy::off()),
+    ];
+    for (players, seed, sandbox) in runs {
         let config = GameConfig::new(Variant::Speedclue, players);
+        let limits = ProcessLimits {
+            sandbox,
+            ..limits()
+        };
         let mut seats: Vec<Box<dyn SeatController>> = Vec::new();
         for i in 0..players {
             if i < 2 {
                 let id = format!("Holmes{i}");
                 let launch = speedbot(if i == 0 { Some(&id) } else { None });
                 seats.push(Box::new(
-                    SpeedclueBot::spawn(&launch, &limits()).expect("starts"),
+                    SpeedclueBot::spawn(&launch, &limits).expect("starts"),
                 ));
             } else {
                 seats.push(builtin("notebook").expect("built-in"));
