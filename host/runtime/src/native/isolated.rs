@@ -179,6 +179,7 @@ fn preflight(
         library.to_string_lossy().into_owned(),
     ];
     let mut check = BotProcess::spawn(&argv, limits).map_err(|e| fail(e.to_string()))?;
+    check.close_input();
     let Some(status) = check.wait_exit(limits.startup) else {
         check.kill();
         return Err(fail(format!(

@@ -277,12 +277,7 @@ impl BotProcess {
             }
             // A bot that exited while a child of its own keeps its stdout
             // open never shows end of output: notice the exit itself.
-            if self.exited.is_none()
-                && let Ok(Some(status)) = self.child.try_wait()
-            {
-                self.exited = Some(status);
-            }
-            if let Some(status) = self.exited {
+            if let Some(status) = self.poll_exit() {
                 // Whatever it wrote before exiting has had a moment to arrive.
                 return match self.lines.recv_timeout(POLL) {
                     Ok(Output::Line(line)) => Ok(line),
@@ -327,27 +322,22 @@ impl BotProcess {
 
     /// The exit status, if the bot exits within a moment.
     fn wait_briefly(&mut self) -> Option<ExitStatus> {
-        for _ in 0..5 {
-            if let Some(status) = self.exited {
-                return Some(status);
-            }
-            if let Ok(Some(status)) = self.child.try_wait() {
-                self.exited = Some(status);
-                return Some(status);
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        None
+        self.wait_exit(Duration::from_millis(50))
     }
 
-    /// A crash fault if the bot has exited (reaping it).
-    pub fn exit_fault(&mut self) -> Option<Fault> {
+    /// The exit status if the bot has exited (reaping it), without waiting.
+    fn poll_exit(&mut self) -> Option<ExitStatus> {
         if self.exited.is_none()
             && let Ok(Some(status)) = self.child.try_wait()
         {
             self.exited = Some(status);
         }
         self.exited
+    }
+
+    /// A crash fault if the bot has exited (reaping it).
+    pub fn exit_fault(&mut self) -> Option<Fault> {
+        self.poll_exit()
             .map(|status| Fault::new(DqReason::Crash, format!("exited{}", describe(Some(status)))))
     }
 
@@ -361,18 +351,12 @@ impl BotProcess {
         self.sandbox.as_mut()?.take_listener(within)
     }
 
-    /// Waits up to `within` for the process to exit, with its stdin
-    /// closed; `None` if it is still running then.
+    /// Waits up to `within` for the process to exit; `None` if it is still
+    /// running then.
     pub fn wait_exit(&mut self, within: Duration) -> Option<ExitStatus> {
-        self.stdin = None;
         let deadline = Instant::now() + within;
         loop {
-            if self.exited.is_none()
-                && let Ok(Some(status)) = self.child.try_wait()
-            {
-                self.exited = Some(status);
-            }
-            if self.exited.is_some() || Instant::now() >= deadline {
+            if self.poll_exit().is_some() || Instant::now() >= deadline {
                 return self.exited;
             }
             std::thread::sleep(Duration::from_millis(5));
@@ -400,14 +384,7 @@ impl Drop for BotProcess {
     /// the whole group is killed (children of the bot included) and reaped.
     fn drop(&mut self) {
         self.stdin = None;
-        let deadline = Instant::now() + Duration::from_millis(100);
-        while self.exited.is_none() && Instant::now() < deadline {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                self.exited = Some(status);
-            } else {
-                std::thread::sleep(Duration::from_millis(5));
-            }
-        }
+        self.wait_exit(Duration::from_millis(100));
         self.kill();
     }
 }

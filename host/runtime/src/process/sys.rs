@@ -1,6 +1,7 @@
 //! Every `unsafe` call of the process runtime: the new session, the
 //! descriptors closed at `exec` and the resource limits set in the child
-//! between `fork` and `exec`, and killing a process group. Nothing else in `runtime::process` touches libc.
+//! between `fork` and `exec`, and killing a process group. Nothing else in
+//! `runtime::process` touches libc.
 
 use std::io;
 use std::os::unix::process::CommandExt;

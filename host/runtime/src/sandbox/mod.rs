@@ -11,9 +11,9 @@
 //!   a fresh network namespace (no interface but a down loopback); a Speed
 //!   Clue bot's loopback is brought up, with the host's listener for it on
 //!   its one port there (made by the child, sent back to the host), so it
-//!   reaches that listener and nothing else. When the host is root the bot runs as an unprivileged
-//!   uid and gid of its own (no capabilities); when it is not, a user
-//!   namespace maps the host's user to itself.
+//!   reaches that listener and nothing else. When the host is root the bot
+//!   runs as an unprivileged uid and gid of its own (no capabilities); when
+//!   it is not, a user namespace maps the host's user to itself.
 //! - **Its own root folder** (`pivot_root` into a `tmpfs`): read-only binds
 //!   of the system's runtime folders, of the bot's own folders (that of
 //!   every word of its command line naming a file or folder, `sh -c` lines
