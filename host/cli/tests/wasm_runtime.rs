@@ -163,6 +163,94 @@ fn allocating_100_mib_is_out_of_memory() {
     assert!(detail.contains("16777216"), "{detail}");
 }
 
+/// A component a hostile author would build to hold many times the memory
+/// limit: it exports `clue:player@0.2.0` (every function `unreachable`: the
+/// dummy module wit-component makes from our WIT), and its core module
+/// declares `memories` memories more, of `mib` MiB each, which its start
+/// function fills with ones as it is instantiated, before any call. No Rust
+/// guest can declare a second memory, so the module is printed as text,
+/// extended and parsed again. wasmtime's own `StoreLimits` caps each memory
+/// alone: before the host counted them together, 31 of 16 MiB each (496 MiB
+/// resident in the host) instantiated under a limit of 16 MiB.
+fn many_memories(memories: usize, mib: u32) -> PathBuf {
+    use wit_component::{ComponentEncoder, StringEncoding};
+    use wit_parser::{LiftLowerAbi, ManglingAndAbi, Resolve};
+
+    let mut resolve = Resolve::default();
+    let package = resolve
+        .push_file(workspace().join("plugin-api/wit/player.wit"))
+        .expect("the WIT parses");
+    let world = resolve
+        .select_world(&[package], Some("bot"))
+        .expect("world bot");
+    let mangling = ManglingAndAbi::Legacy(LiftLowerAbi::Sync);
+    let dummy = wit_component::dummy_module(&resolve, world, mangling);
+    let text = wasmprinter::print_bytes(&dummy).expect("prints");
+    let module = text.trim_end().strip_suffix(')').expect("one module");
+    let pages = mib * 16;
+    let mut extra = String::new();
+    for i in 0..memories {
+        extra += &format!("(memory $hog{i} {pages})\n");
+    }
+    extra += "(func $hog\n";
+    for i in 0..memories {
+        extra += &format!(
+            "(memory.fill $hog{i} (i32.const 0) (i32.const 1) (i32.const {}))\n",
+            mib << 20
+        );
+    }
+    extra += ")\n(start $hog)\n";
+    let mut core = wat::parse_str(format!("{module}\n{extra})")).expect("the module parses");
+    wit_component::embed_component_metadata(&mut core, &resolve, world, StringEncoding::UTF8)
+        .expect("embeds the WIT");
+    let component = ComponentEncoder::default()
+        .validate(true)
+        .module(&core)
+        .expect("a module with its WIT")
+        .encode()
+        .expect("encodes a component");
+    let dir = target_dir();
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join(format!("many-memories-{memories}x{mib}.wasm"));
+    std::fs::write(&path, component).expect("writes");
+    path
+}
+
+/// The fault `prepare` met as it started the component.
+fn start_fault(path: &Path) -> Fault {
+    match prepare(path) {
+        Err(WasmError::Start { fault, .. }) => fault,
+        Err(other) => panic!("refused before it started: {other}"),
+        Ok(_) => panic!("{} started", path.display()),
+    }
+}
+
+#[test]
+fn the_memory_limit_is_over_all_of_a_bots_memories() {
+    // 31 memories of 16 MiB: the second is already over the 16 MiB budget,
+    // refused as the store makes it, before the start function runs.
+    let fault = start_fault(&many_memories(31, 16));
+    assert_eq!(fault.reason, DqReason::OutOfMemory, "{fault:?}");
+    assert!(
+        fault
+            .detail
+            .contains("bytes of linear memory in all, over its limit of 16777216 bytes"),
+        "{fault:?}"
+    );
+    // Seven of 2 MiB (14 MiB in all) fit: the start function fills them and
+    // the dummy's first export, the name, is what stops it.
+    let fault = start_fault(&many_memories(7, 2));
+    assert_eq!(fault.reason, DqReason::Crash, "{fault:?}");
+    assert!(fault.detail.contains("unreachable"), "{fault:?}");
+    // Eight of 2 MiB and the main memory's 0 bytes are exactly the budget;
+    // nine are over it.
+    assert_eq!(start_fault(&many_memories(8, 2)).reason, DqReason::Crash);
+    assert_eq!(
+        start_fault(&many_memories(9, 2)).reason,
+        DqReason::OutOfMemory
+    );
+}
+
 #[test]
 fn an_unreachable_trap_is_a_crash_with_a_backtrace() {
     let record = speedclue_with(Box::new(wasm(&guest("trap"), WasmLimits::default())), 4);

@@ -394,7 +394,7 @@ fn classify(
     if let Some((kind, size)) = state.limits.refused {
         let detail = match kind {
             "memory" => format!(
-                "the bot asked to grow its memory to {size} bytes, over its limit of {} bytes",
+                "the bot asked for {size} bytes of linear memory in all, over its limit of {} bytes",
                 limits.memory_bytes
             ),
             _ => format!(

@@ -52,6 +52,10 @@ impl HostState {
             .secure_random(ChaCha8Rng::seed_from_u64(seed))
             .insecure_random(ChaCha8Rng::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15))
             .insecure_random_seed(u128::from(seed))
+            // More random bytes than the bot's memory can hold could not be
+            // handed to it anyway; WASI's own cap (64 MiB) would have the host
+            // make them first, at each call.
+            .max_random_size(u64::try_from(limits.memory_bytes).unwrap_or(u64::MAX))
             .wall_clock(FrozenWallClock)
             .monotonic_clock(CountingClock::default())
             .allow_tcp(false)
@@ -84,11 +88,22 @@ impl Pollable for Ready {
     async fn ready(&mut self) {}
 }
 
-/// [`StoreLimits`] that remembers whether it refused a growth, so that the
-/// trap which usually follows (Rust aborts on a failed allocation) is labelled
-/// `out-of-memory` rather than `crash`.
+/// The store's resource limits: [`StoreLimits`] for the counts and each
+/// table's size, and one budget of linear memory over all the store's
+/// memories, which `StoreLimits` cannot give (its `memory_size` caps each
+/// memory alone, so a component of 32 core modules, or one module with 32
+/// memories, could hold 32 times the limit). It also remembers whether it
+/// refused a growth, so that the trap which usually follows (Rust aborts on a
+/// failed allocation) is labelled `out-of-memory` rather than `crash`.
 pub struct Limits {
     inner: StoreLimits,
+    /// The bytes of linear memory the store may hold, over all its memories.
+    memory_bytes: usize,
+    /// The bytes of linear memory granted so far, over all its memories
+    /// (memories only grow, and live as long as the store).
+    memory_held: usize,
+    /// The bytes of the last growth granted, given back if it then fails.
+    memory_pending: usize,
     /// The size last refused, in bytes (memory) or elements (table).
     pub refused: Option<(&'static str, usize)>,
 }
@@ -97,29 +112,49 @@ impl Limits {
     fn new(limits: &WasmLimits) -> Limits {
         Limits {
             inner: StoreLimitsBuilder::new()
-                .memory_size(limits.memory_bytes)
                 .table_elements(limits.table_elements)
                 .instances(limits.instances)
                 .tables(limits.instances)
                 .memories(limits.instances)
                 .build(),
+            memory_bytes: limits.memory_bytes,
+            memory_held: 0,
+            memory_pending: 0,
             refused: None,
         }
     }
 }
 
 impl ResourceLimiter for Limits {
+    /// Called for each memory as it is made (`current` 0, `desired` its
+    /// minimum) and for each growth.
     fn memory_growing(
         &mut self,
         current: usize,
         desired: usize,
         maximum: Option<usize>,
     ) -> wasmtime::Result<bool> {
-        let allowed = self.inner.memory_growing(current, desired, maximum)?;
-        if !allowed {
-            self.refused = Some(("memory", desired));
+        // Without a `memory_size`, `inner` checks only the memory's own
+        // declared maximum.
+        if !self.inner.memory_growing(current, desired, maximum)? {
+            return Ok(false);
         }
-        Ok(allowed)
+        let growth = desired.saturating_sub(current);
+        let held = self.memory_held.saturating_add(growth);
+        if held > self.memory_bytes {
+            // Reported as the whole store's size, the figure the limit is of.
+            self.refused = Some(("memory", held));
+            return Ok(false);
+        }
+        self.memory_held = held;
+        self.memory_pending = growth;
+        Ok(true)
+    }
+
+    fn memory_grow_failed(&mut self, _error: wasmtime::Error) -> wasmtime::Result<()> {
+        self.memory_held -= self.memory_pending;
+        self.memory_pending = 0;
+        Ok(())
     }
 
     fn table_growing(
