@@ -883,6 +883,11 @@ pub struct Layer {
     pub detail: String,
 }
 
+/// The host's effective uid (the wasm cache checks who owns its files).
+pub fn host_uid() -> u32 {
+    sys::host_ids().0
+}
+
 /// The Landlock ABI the kernel offers (0: none).
 pub fn landlock_abi() -> i64 {
     sys::landlock_abi()

@@ -82,16 +82,53 @@ pub fn linker() -> Result<&'static Linker<HostState>, String> {
 
 /// Where compiled components are kept: `$CLUE_WASM_CACHE`, else
 /// `$XDG_CACHE_HOME/clue-arena/wasm`, else `~/.cache/clue-arena/wasm`, else
-/// the temporary directory.
+/// `clue-arena-UID/wasm` in the temporary directory (a folder per user: one
+/// that another user made first is not [`trusted`], and would only cost
+/// this user its cache).
 pub fn cache_dir() -> PathBuf {
     if let Some(dir) = std::env::var_os("CLUE_WASM_CACHE") {
         return PathBuf::from(dir);
     }
     let base = std::env::var_os("XDG_CACHE_HOME")
         .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
-        .unwrap_or_else(std::env::temp_dir);
-    base.join("clue-arena").join("wasm")
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")));
+    match base {
+        Some(base) => base.join("clue-arena").join("wasm"),
+        None => std::env::temp_dir()
+            .join(format!("clue-arena-{}", crate::sandbox::host_uid()))
+            .join("wasm"),
+    }
+}
+
+/// Whether a file of the cache can only have been written by this user or
+/// by root, so that loading it runs no one else's code (a compiled
+/// component is mapped executable as it is read). The file must be this
+/// user's and writable by no one else; every folder above it (links
+/// resolved) this user's or root's, and writable by no one else unless it
+/// is sticky, as `/tmp` is, where others cannot rename or replace what is
+/// ours. A cache folder that fails this is neither read nor written: every
+/// load compiles, which costs time, not safety.
+pub fn trusted(path: &Path) -> bool {
+    trusted_by(path, crate::sandbox::host_uid())
+}
+
+fn trusted_by(path: &Path, me: u32) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(real) = path.canonicalize() else {
+        return false;
+    };
+    real.ancestors().enumerate().all(|(depth, at)| {
+        let Ok(meta) = std::fs::metadata(at) else {
+            return false;
+        };
+        let others_write = meta.mode() & 0o022 != 0;
+        let sticky = meta.mode() & 0o1000 != 0;
+        if depth == 0 {
+            meta.uid() == me && !others_write
+        } else {
+            (meta.uid() == me || meta.uid() == 0) && (!others_write || sticky)
+        }
+    })
 }
 
 /// How a component was obtained, for tests and the benchmark.
@@ -103,21 +140,36 @@ pub enum Source {
     Disk,
 }
 
-/// The compiled component for `bytes`: from the disk cache when there, else
-/// compiled and stored. A cache file that does not load (another wasmtime, a
-/// torn write) is recompiled and replaced.
+/// The compiled component for `bytes`: from the disk cache when there (and
+/// [`trusted`]), else compiled and stored. A cache file that does not load
+/// (another wasmtime, a torn write) is recompiled and replaced.
 pub fn component(bytes: &[u8]) -> Result<(Component, Source), String> {
+    component_in(&cache_dir(), bytes)
+}
+
+/// [`component`] with the cache in `dir`.
+pub fn component_in(dir: &Path, bytes: &[u8]) -> Result<(Component, Source), String> {
     let engine = engine()?;
-    let path = cache_path(engine, bytes);
-    if let Ok(cached) = std::fs::read(&path) {
+    let path = cache_path_in(dir, engine, bytes);
+    let usable = path.exists() && trusted(&path);
+    if path.exists() && !usable {
+        tracing::warn!(
+            path = %path.display(),
+            "a compiled component in the wasm cache could have been written by another user: \
+             not loaded (the cache folder and the folders above it must be this user's or \
+             root's and writable by no one else); compiling instead"
+        );
+    }
+    if usable && let Ok(cached) = std::fs::read(&path) {
         // SAFETY: `Component::deserialize` trusts its input to be a component
         // this wasmtime compiled: the bytes are mapped executable. The file
         // was written by `store` below from `Component::serialize` into a
         // directory of this host's cache, under a name that includes the
         // SHA-256 of the module and the engine's compatibility hash; wasmtime
         // itself also checks the version and settings in the header and
-        // returns an error (we then recompile) on any mismatch. Whoever can
-        // write the cache directory can already run code as this user.
+        // returns an error (we then recompile) on any mismatch. `trusted`
+        // has checked that no one but this user (or root) can have written
+        // the file or replaced it or a folder above it.
         if let Ok(component) = unsafe { Component::deserialize(engine, &cached) } {
             return Ok((component, Source::Disk));
         }
@@ -129,26 +181,46 @@ pub fn component(bytes: &[u8]) -> Result<(Component, Source), String> {
     Ok((component, Source::Compiled))
 }
 
-/// Writes a cache file atomically (a temporary name, then a rename); a cache
-/// that cannot be written only costs a recompile next time.
+/// Writes a cache file atomically (a new file of this user's only, then a
+/// rename), and only into a [`trusted`] folder, made this user's only if it
+/// is new; a cache that cannot be written only costs a recompile next time.
 fn store(path: &Path, bytes: &[u8]) {
+    use std::io::Write;
+    use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
     let Some(dir) = path.parent() else { return };
-    if std::fs::create_dir_all(dir).is_err() {
+    if std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+        .is_err()
+        || !trusted(dir)
+    {
         return;
     }
     let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    if std::fs::write(&tmp, bytes).is_ok() && std::fs::rename(&tmp, path).is_err() {
+    // `create_new`: never through a link or into a file someone left there.
+    let written = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(&tmp)
+        .and_then(|mut file| file.write_all(bytes));
+    if written.is_err() || std::fs::rename(&tmp, path).is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
 }
 
 /// `<cache>/<sha256 of the module>-<engine compatibility hash>.cwasm`.
 pub fn cache_path(engine: &Engine, bytes: &[u8]) -> PathBuf {
+    cache_path_in(&cache_dir(), engine, bytes)
+}
+
+fn cache_path_in(dir: &Path, engine: &Engine, bytes: &[u8]) -> PathBuf {
     let mut compat = DefaultHasher::new();
     engine.precompile_compatibility_hash().hash(&mut compat);
     // The compatibility hash covers wasmtime's own version (its
     // `module_version`), the target and every compilation setting.
-    cache_dir().join(format!("{}-{:016x}.cwasm", digest(bytes), compat.finish()))
+    dir.join(format!("{}-{:016x}.cwasm", digest(bytes), compat.finish()))
 }
 
 /// The module's SHA-256, hex.
@@ -191,5 +263,100 @@ impl<T> Memo<T> {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .insert(key, value);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs::Permissions;
+    use std::os::unix::fs::PermissionsExt;
+
+    /// A component with nothing in it but a custom section named `tag`: two
+    /// tags are two components, with two digests.
+    fn component_bytes(tag: &str) -> Vec<u8> {
+        let mut bytes = b"\0asm\x0d\x00\x01\x00".to_vec();
+        bytes.push(0);
+        bytes.push(u8::try_from(tag.len() + 1).expect("a short tag"));
+        bytes.push(u8::try_from(tag.len()).expect("a short tag"));
+        bytes.extend_from_slice(tag.as_bytes());
+        bytes
+    }
+
+    fn chmod(path: &Path, mode: u32) {
+        std::fs::set_permissions(path, Permissions::from_mode(mode)).expect("chmod");
+    }
+
+    /// Another user who can write the cache folder plants a compiled
+    /// component of their own under the name of one we load: the host would
+    /// map their machine code executable and run it.
+    #[test]
+    fn a_compiled_component_someone_else_could_have_written_is_not_loaded() {
+        let root = tempfile::tempdir().expect("a temporary folder");
+        let dir = root.path().join("wasm");
+        let engine = engine().expect("the engine starts");
+        let (ours, theirs) = (component_bytes("ours"), component_bytes("theirs"));
+        let (planted, source) = component_in(&dir, &theirs).expect("compiles");
+        assert_eq!(source, Source::Compiled);
+        let path = cache_path_in(&dir, engine, &ours);
+        std::fs::write(&path, planted.serialize().expect("serializes")).expect("plants");
+        chmod(&path, 0o600);
+        let planted = std::fs::read(&path).expect("reads");
+
+        // In a folder only this user can write, the cache is believed: the
+        // file there is loaded, whatever it holds.
+        assert_eq!(component_in(&dir, &ours).expect("loads").1, Source::Disk);
+
+        // Writable by others: compiled instead, and the folder is not written.
+        chmod(&dir, 0o777);
+        assert_eq!(
+            component_in(&dir, &ours).expect("compiles").1,
+            Source::Compiled
+        );
+        assert_eq!(std::fs::read(&path).expect("reads"), planted);
+        // The same through a link to it from a folder of our own.
+        let link = root.path().join("link");
+        std::os::unix::fs::symlink(&dir, &link).expect("links");
+        assert!(!trusted(&link.join(path.file_name().expect("a name"))));
+
+        // Sticky, as /tmp is: others cannot replace what is ours in it.
+        chmod(&dir, 0o1777);
+        assert_eq!(component_in(&dir, &ours).expect("loads").1, Source::Disk);
+
+        // The file itself writable by others, or a folder above the cache.
+        chmod(&dir, 0o700);
+        chmod(&path, 0o666);
+        assert!(!trusted(&path));
+        chmod(&path, 0o600);
+        chmod(root.path(), 0o777);
+        assert!(!trusted(&path));
+        chmod(root.path(), 0o700);
+        assert!(trusted(&path));
+
+        // Someone else's file, in folders that are ours.
+        let me = crate::sandbox::host_uid();
+        assert!(trusted_by(&path, me));
+        assert!(!trusted_by(&path, me.wrapping_add(1)));
+        assert!(!trusted(&root.path().join("no-such-file")));
+    }
+
+    /// A new cache folder is this user's alone, and so are its files.
+    #[test]
+    fn the_cache_folder_and_files_it_makes_are_this_users_only() {
+        use std::os::unix::fs::MetadataExt;
+        let root = tempfile::tempdir().expect("a temporary folder");
+        let dir = root.path().join("a").join("wasm");
+        let bytes = component_bytes("made");
+        assert_eq!(
+            component_in(&dir, &bytes).expect("compiles").1,
+            Source::Compiled
+        );
+        let path = cache_path_in(&dir, engine().expect("engine"), &bytes);
+        assert_eq!(std::fs::metadata(&dir).expect("made").mode() & 0o777, 0o700);
+        assert_eq!(
+            std::fs::metadata(&path).expect("written").mode() & 0o777,
+            0o600
+        );
+        assert_eq!(component_in(&dir, &bytes).expect("loads").1, Source::Disk);
     }
 }
