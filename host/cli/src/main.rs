@@ -52,7 +52,7 @@ enum Command {
     /// Measure the bots: `clue bench strength` plays sleuth against the other built-in bots
     #[command(subcommand)]
     Bench(bench::BenchCommand),
-    /// The host's helper processes (native plugin workers): not for direct use
+    /// The host's helper processes (native plugin workers, the wasm compile worker): not for direct use
     #[command(subcommand, hide = true)]
     Worker(worker::WorkerCommand),
     /// Draw a board, or list the targets of a roll or the cells next to one
@@ -109,6 +109,12 @@ fn main() -> ExitCode {
     if cli.no_sandbox {
         clue_runtime::sandbox::opt_out_everywhere();
         tracing::warn!("--no-sandbox: process bots and native workers run unsandboxed");
+    }
+    if !matches!(cli.command, Command::Worker(_))
+        && let Err(e) = worker::compile_wasm_in_workers()
+    {
+        eprintln!("error: {e:#}");
+        return ExitCode::from(2);
     }
     let result = match cli.command {
         Command::Bench(command) => bench::run(command),

@@ -428,6 +428,7 @@ fn the_same_seed_gives_the_same_game_on_a_loaded_machine() {
 #[test]
 fn the_command_line_plays_a_wasm_bot() {
     let notebook = bundled("notebook");
+    let cache = tempfile::tempdir().expect("a cache folder");
     let output = Command::new(env!("CARGO_BIN_EXE_clue"))
         .args([
             "play",
@@ -440,6 +441,7 @@ fn the_command_line_plays_a_wasm_bot() {
         ])
         .arg("--bot")
         .arg(format!("wasm:{}", notebook.display()))
+        .env("CLUE_WASM_CACHE", cache.path())
         .output()
         .expect("clue runs");
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -449,6 +451,108 @@ fn the_command_line_plays_a_wasm_bot() {
         String::from_utf8_lossy(&output.stderr)
     );
     assert!(stdout.contains("wasm:"), "{stdout}");
+    // `clue` compiled it in its compile worker, and cached what came back.
+    let cached: Vec<_> = std::fs::read_dir(cache.path())
+        .expect("the cache folder was made")
+        .map(|entry| entry.expect("an entry").path())
+        .collect();
+    assert_eq!(cached.len(), 1, "{cached:?}");
+    assert!(
+        cached[0].to_string_lossy().ends_with(".cwasm"),
+        "{cached:?}"
+    );
+}
+
+/// A component whose one function is `ops` additions long. Cranelift's time
+/// and memory grow with a function's size: 300,000 (a 2.4 MB file) took
+/// 1.9 GiB and 34 s of the host before compiling moved to a worker.
+fn compile_bomb(ops: usize) -> PathBuf {
+    let mut text = String::from("(component (core module (func (param i32) (result i32)\n");
+    for i in 0..ops {
+        text += &format!("local.get 0 i32.const {} i32.add local.set 0\n", i % 100);
+    }
+    text += "local.get 0)))";
+    let bytes = wat::parse_str(&text).expect("the bomb parses");
+    let dir = target_dir();
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join(format!("compile-bomb-{ops}.wasm"));
+    std::fs::write(&path, bytes).expect("writes");
+    path
+}
+
+/// `clue play` with `bot` in seat 0, its compile worker's memory limit
+/// `memory_mib` and a cache of its own: the status and stderr.
+fn play_compiling(bot: &Path, memory_mib: &str) -> (bool, String, tempfile::TempDir) {
+    let cache = tempfile::tempdir().expect("a cache folder");
+    let output = Command::new(env!("CARGO_BIN_EXE_clue"))
+        .args(["play", "--variant", "speedclue", "--players", "3", "--bot"])
+        .arg(format!("wasm:{}", bot.display()))
+        .env("CLUE_WASM_CACHE", cache.path())
+        .env("CLUE_WASM_COMPILE_MEMORY", memory_mib)
+        .output()
+        .expect("clue runs");
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    (output.status.success(), stderr, cache)
+}
+
+#[test]
+fn a_component_too_costly_to_compile_is_refused_by_its_compile_worker() {
+    let bomb = compile_bomb(300_000);
+    let (ok, stderr, cache) = play_compiling(&bomb, "256");
+    assert!(!ok, "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "wasm bot {}: not a valid component: compiling it needed more than 256 MiB, \
+             its compile worker's memory limit",
+            bomb.display()
+        )),
+        "{stderr}"
+    );
+    let cached = std::fs::read_dir(cache.path()).map_or(0, |d| d.count());
+    assert_eq!(cached, 0, "nothing was cached");
+
+    // Memory enough, but one second of CPU time.
+    let cache = tempfile::tempdir().expect("a cache folder");
+    let output = Command::new(env!("CARGO_BIN_EXE_clue"))
+        .args(["play", "--variant", "speedclue", "--players", "3", "--bot"])
+        .arg(format!("wasm:{}", bomb.display()))
+        .env("CLUE_WASM_CACHE", cache.path())
+        .env("CLUE_WASM_COMPILE_CPU", "1")
+        .output()
+        .expect("clue runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("compiling it took more than 1 s of CPU time, its compile worker's limit"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn the_compile_worker_says_what_is_wrong_with_a_file_that_is_no_component() {
+    let dir = target_dir();
+    std::fs::create_dir_all(&dir).expect("dir");
+    let junk = dir.join("junk-for-the-worker.wasm");
+    std::fs::write(&junk, b"\0asm\x0d\x00\x01\x00\x01\xff").expect("writes");
+    let (ok, stderr, _cache) = play_compiling(&junk, "1024");
+    assert!(!ok, "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "wasm bot {}: not a valid component: ",
+            junk.display()
+        )),
+        "{stderr}"
+    );
+    // wasmparser's own words, passed on from the worker, and an offset.
+    assert!(stderr.contains("at offset"), "{stderr}");
+    let bad = play_compiling(&bundled("clueless"), "0");
+    assert!(!bad.0);
+    assert!(
+        bad.1
+            .contains("CLUE_WASM_COMPILE_MEMORY=0: not a positive whole number"),
+        "{}",
+        bad.1
+    );
 }
 
 #[test]

@@ -16,6 +16,7 @@
 //!   bot's stderr).
 
 pub mod cache;
+pub mod compile;
 mod convert;
 pub mod sandbox;
 

@@ -174,10 +174,25 @@ pub fn component_in(dir: &Path, bytes: &[u8]) -> Result<(Component, Source), Str
             return Ok((component, Source::Disk));
         }
     }
-    let component = Component::new(engine, bytes).map_err(|e| format!("{e:#}"))?;
-    if let Ok(serialized) = component.serialize() {
-        store(&path, &serialized);
-    }
+    let Some((program, limits)) = super::compile::worker() else {
+        let component = Component::new(engine, bytes).map_err(|e| format!("{e:#}"))?;
+        if let Ok(serialized) = component.serialize() {
+            store(&path, &serialized);
+        }
+        return Ok((component, Source::Compiled));
+    };
+    let compiled = super::compile::in_worker(program, limits, bytes)?;
+    // SAFETY: as above, `Component::deserialize` maps these bytes executable.
+    // They are what `Engine::precompile_component` of this same binary, with
+    // this engine's settings, made in the compile worker; wasmtime checks
+    // the header's version and settings. A worker subverted as it compiled
+    // (a compiler bug its input exploits) could hand back code of its own,
+    // but compiling in the host would have handed such a bug the host
+    // itself: this trusts the compiler no more than that did, and keeps its
+    // time and memory out of the host.
+    let component = unsafe { Component::deserialize(engine, &compiled) }
+        .map_err(|e| format!("its compile worker's output does not load: {e:#}"))?;
+    store(&path, &compiled);
     Ok((component, Source::Compiled))
 }
 

@@ -1,0 +1,211 @@
+//! Compiling a component outside the host. Cranelift's time and memory grow
+//! with the size of a function: one function of 6 MB, well within what
+//! wasmparser accepts, took 89 s and 4 GiB of the host's memory to compile
+//! on the 2-core machine (docs/wasm.md), and wasmtime compiles functions in
+//! parallel, one per core. A stranger's component compiled in the host could
+//! so exhaust the host's memory before any fuel is counted.
+//!
+//! So the `clue` binary compiles in a worker, `clue worker wasm-compile`: a
+//! process of its own binary, in the process sandbox like any process bot,
+//! under a memory cap and a CPU-time cap ([`CompileLimits`]). It reads the
+//! component on stdin, compiles it with the host's own engine settings
+//! (`Engine::precompile_component`) and writes the compiled form back; the
+//! host then loads it as it loads one from its disk cache
+//! ([`super::cache::component_in`]). Both directions are base64 lines under
+//! the process runtime's line cap, ended by a line `end N` giving the byte
+//! count.
+//!
+//! A program that uses this library directly (the tests) compiles in its own
+//! process unless it calls [`compile_in_workers`].
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use clue_plugin_api::DqReason;
+
+use crate::process::{BotProcess, ProcessLimits};
+use crate::sandbox::SandboxPolicy;
+
+/// What a compile worker may use.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompileLimits {
+    /// Memory of the worker, by its cgroup (else its address space). The
+    /// bundled Python and JavaScript components compile in under 400 MiB.
+    pub memory: u64,
+    /// CPU time of the worker over all its threads. The bundled JavaScript
+    /// component, the slowest, takes about 19 s of CPU here.
+    pub cpu_seconds: u64,
+    /// Wall time from start to the last line.
+    pub wall: Duration,
+}
+
+impl Default for CompileLimits {
+    fn default() -> CompileLimits {
+        CompileLimits {
+            memory: 2 << 30,
+            cpu_seconds: 300,
+            wall: Duration::from_secs(600),
+        }
+    }
+}
+
+/// Bytes of a component or compiled form per base64 line (49,152
+/// characters, under the 64 KiB line cap).
+const CHUNK: usize = 36 * 1024;
+
+/// The worker program and its limits, once [`compile_in_workers`] is called.
+static WORKER: OnceLock<(PathBuf, CompileLimits)> = OnceLock::new();
+
+/// Compiles every component from now on in `program worker wasm-compile`
+/// (`program` being a `clue` binary) under `limits`. Called once, by the
+/// `clue` binary as it starts; a second call changes nothing.
+pub fn compile_in_workers(program: PathBuf, limits: CompileLimits) {
+    let _ = WORKER.set((program, limits));
+}
+
+/// The worker to compile in, if [`compile_in_workers`] was called.
+pub(super) fn worker() -> Option<&'static (PathBuf, CompileLimits)> {
+    WORKER.get()
+}
+
+/// Compiles `bytes` in a worker; the compiled form, or why not (the
+/// wasmtime error for a file that is not a valid component, or the limit
+/// the worker passed).
+pub(super) fn in_worker(
+    program: &std::path::Path,
+    limits: &CompileLimits,
+    bytes: &[u8],
+) -> Result<Vec<u8>, String> {
+    let process_limits = ProcessLimits {
+        startup: limits.wall,
+        message: limits.wall,
+        // The compiled form of the bundled Python component is some 60 MB.
+        max_output: 4 << 30,
+        // Used only when no memory cgroup is writable.
+        address_space: Some(limits.memory),
+        cpu_seconds: Some(limits.cpu_seconds),
+        sandbox: SandboxPolicy {
+            memory: Some(limits.memory),
+            ..SandboxPolicy::default()
+        },
+        ..ProcessLimits::default()
+    };
+    let argv = [
+        program.to_string_lossy().into_owned(),
+        "worker".to_string(),
+        "wasm-compile".to_string(),
+    ];
+    let mut worker = BotProcess::spawn(&argv, &process_limits)
+        .map_err(|e| format!("cannot start its compile worker: {e}"))?;
+    let deadline = Instant::now() + limits.wall;
+    let sent = bytes
+        .chunks(CHUNK)
+        .map(|chunk| STANDARD.encode(chunk))
+        .chain([format!("end {}", bytes.len())])
+        .try_for_each(|line| worker.send(&line));
+    let mut out = Vec::new();
+    let received = sent.and_then(|()| {
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = worker.recv(left, "the compiled component")?;
+            if let Some(count) = line.strip_prefix("end ") {
+                break Ok(count.parse::<usize>().ok());
+            }
+            match STANDARD.decode(line.trim_end()) {
+                Ok(chunk) => out.extend(chunk),
+                Err(e) => {
+                    break Err(clue_engine::Fault::new(
+                        DqReason::ProtocolError,
+                        e.to_string(),
+                    ));
+                }
+            }
+        }
+    });
+    match received {
+        Ok(Some(count)) if count == out.len() => Ok(out),
+        Ok(_) => Err(format!(
+            "its compile worker sent {} bytes, not the count it gave",
+            out.len()
+        )),
+        Err(fault) => Err(failure(&worker, &fault, limits)),
+    }
+}
+
+/// Why the worker gave no compiled form, in words.
+fn failure(worker: &BotProcess, fault: &clue_engine::Fault, limits: &CompileLimits) -> String {
+    let stderr = worker.stderr_text(true);
+    // The worker's own report of a component it could not compile.
+    if let Some(error) = stderr.lines().rev().find_map(|l| l.strip_prefix("error: ")) {
+        return error.to_string();
+    }
+    // Rust aborts when an allocation fails, which under the address-space
+    // cap (no memory cgroup) means the compile ran out of memory.
+    let out_of_memory = fault.reason == DqReason::OutOfMemory
+        || (stderr.contains("memory allocation of ") && stderr.contains(" failed"));
+    if out_of_memory {
+        return format!(
+            "compiling it needed more than {} MiB, its compile worker's memory limit \
+             (the component is refused; a legitimate one this large needs a higher \
+             CLUE_WASM_COMPILE_MEMORY)",
+            limits.memory >> 20
+        );
+    }
+    match fault.reason {
+        DqReason::Timeout => format!(
+            "compiling it took too long: {} (the compile worker's limits: {} s of CPU, \
+             {} s in all; CLUE_WASM_COMPILE_CPU raises the first)",
+            fault.detail,
+            limits.cpu_seconds,
+            limits.wall.as_secs()
+        ),
+        // `RLIMIT_CPU` at its hard limit is a SIGKILL (the cgroup's count,
+        // for what its threads used, is checked only between lines).
+        DqReason::Crash if fault.detail.contains("signal 9") => format!(
+            "compiling it took more than {} s of CPU time, its compile worker's limit \
+             (the worker {}; a legitimate component this slow to compile needs a \
+             higher CLUE_WASM_COMPILE_CPU)",
+            limits.cpu_seconds, fault.detail
+        ),
+        _ => format!("its compile worker failed: {}", fault.detail),
+    }
+}
+
+/// `clue worker wasm-compile`: reads a component from `input` (base64
+/// lines, then `end N`), compiles it with the host's engine and writes the
+/// compiled form to `output` the same way.
+pub fn serve(input: impl BufRead, mut output: impl Write) -> Result<(), String> {
+    let mut bytes = Vec::new();
+    let mut count = None;
+    for line in input.lines() {
+        let line = line.map_err(|e| format!("cannot read the component: {e}"))?;
+        if let Some(n) = line.strip_prefix("end ") {
+            count = n.parse::<usize>().ok();
+            break;
+        }
+        let chunk = STANDARD
+            .decode(line.trim_end())
+            .map_err(|e| format!("the component's lines are not base64: {e}"))?;
+        bytes.extend(chunk);
+    }
+    if count != Some(bytes.len()) {
+        return Err(format!(
+            "the component ended after {} bytes, not the count given",
+            bytes.len()
+        ));
+    }
+    let engine = super::cache::engine()?;
+    let compiled = engine
+        .precompile_component(&bytes)
+        .map_err(|e| format!("{e:#}"))?;
+    let written: std::io::Result<()> = compiled
+        .chunks(CHUNK)
+        .try_for_each(|chunk| writeln!(output, "{}", STANDARD.encode(chunk)))
+        .and_then(|()| writeln!(output, "end {}", compiled.len()))
+        .and_then(|()| output.flush());
+    written.map_err(|e| format!("cannot write the compiled component: {e}"))
+}
