@@ -155,21 +155,27 @@ fn failure(worker: &BotProcess, fault: &clue_engine::Fault, limits: &CompileLimi
             limits.memory >> 20
         );
     }
+    // The CPU cap shows two ways: the cgroup's count of all its threads,
+    // read between lines (a timeout), or `RLIMIT_CPU` at its hard limit (a
+    // SIGKILL), whichever comes first.
+    let over_cpu = match fault.reason {
+        DqReason::Timeout => fault.detail.contains("of CPU time"),
+        DqReason::Crash => fault.detail.contains("signal 9"),
+        _ => false,
+    };
+    if over_cpu {
+        return format!(
+            "compiling it took more than {} s of CPU time, its compile worker's limit \
+             ({}; a legitimate component this slow to compile needs a higher \
+             CLUE_WASM_COMPILE_CPU)",
+            limits.cpu_seconds, fault.detail
+        );
+    }
     match fault.reason {
         DqReason::Timeout => format!(
-            "compiling it took too long: {} (the compile worker's limits: {} s of CPU, \
-             {} s in all; CLUE_WASM_COMPILE_CPU raises the first)",
-            fault.detail,
-            limits.cpu_seconds,
-            limits.wall.as_secs()
-        ),
-        // `RLIMIT_CPU` at its hard limit is a SIGKILL (the cgroup's count,
-        // for what its threads used, is checked only between lines).
-        DqReason::Crash if fault.detail.contains("signal 9") => format!(
-            "compiling it took more than {} s of CPU time, its compile worker's limit \
-             (the worker {}; a legitimate component this slow to compile needs a \
-             higher CLUE_WASM_COMPILE_CPU)",
-            limits.cpu_seconds, fault.detail
+            "compiling it took over {} s, its compile worker's wall-time limit ({})",
+            limits.wall.as_secs(),
+            fault.detail
         ),
         _ => format!("its compile worker failed: {}", fault.detail),
     }
