@@ -173,6 +173,27 @@ fn allocating_100_mib_is_out_of_memory() {
 /// alone: before the host counted them together, 31 of 16 MiB each (496 MiB
 /// resident in the host) instantiated under a limit of 16 MiB.
 fn many_memories(memories: usize, mib: u32) -> PathBuf {
+    let pages = mib * 16;
+    let mut extra = String::new();
+    for i in 0..memories {
+        extra += &format!("(memory $hog{i} {pages})\n");
+    }
+    extra += "(func $hog\n";
+    for i in 0..memories {
+        extra += &format!(
+            "(memory.fill $hog{i} (i32.const 0) (i32.const 1) (i32.const {}))\n",
+            mib << 20
+        );
+    }
+    extra += ")\n(start $hog)\n";
+    dummy_bot_with(&extra, &format!("many-memories-{memories}x{mib}"))
+}
+
+/// A component exporting `clue:player@0.2.0` whose every function is
+/// `unreachable` (wit-component's dummy module of our WIT), with `extra`
+/// (core module text: memories, functions, a start function) added to its
+/// module, written as `NAME.wasm`.
+fn dummy_bot_with(extra: &str, name: &str) -> PathBuf {
     use wit_component::{ComponentEncoder, StringEncoding};
     use wit_parser::{LiftLowerAbi, ManglingAndAbi, Resolve};
 
@@ -187,19 +208,6 @@ fn many_memories(memories: usize, mib: u32) -> PathBuf {
     let dummy = wit_component::dummy_module(&resolve, world, mangling);
     let text = wasmprinter::print_bytes(&dummy).expect("prints");
     let module = text.trim_end().strip_suffix(')').expect("one module");
-    let pages = mib * 16;
-    let mut extra = String::new();
-    for i in 0..memories {
-        extra += &format!("(memory $hog{i} {pages})\n");
-    }
-    extra += "(func $hog\n";
-    for i in 0..memories {
-        extra += &format!(
-            "(memory.fill $hog{i} (i32.const 0) (i32.const 1) (i32.const {}))\n",
-            mib << 20
-        );
-    }
-    extra += ")\n(start $hog)\n";
     let mut core = wat::parse_str(format!("{module}\n{extra})")).expect("the module parses");
     wit_component::embed_component_metadata(&mut core, &resolve, world, StringEncoding::UTF8)
         .expect("embeds the WIT");
@@ -211,7 +219,7 @@ fn many_memories(memories: usize, mib: u32) -> PathBuf {
         .expect("encodes a component");
     let dir = target_dir();
     std::fs::create_dir_all(&dir).expect("dir");
-    let path = dir.join(format!("many-memories-{memories}x{mib}.wasm"));
+    let path = dir.join(format!("{name}.wasm"));
     std::fs::write(&path, component).expect("writes");
     path
 }
@@ -480,15 +488,15 @@ fn compile_bomb(ops: usize) -> PathBuf {
     path
 }
 
-/// `clue play` with `bot` in seat 0, its compile worker's memory limit
-/// `memory_mib` and a cache of its own: the status and stderr.
-fn play_compiling(bot: &Path, memory_mib: &str) -> (bool, String, tempfile::TempDir) {
+/// `clue play` with `bot` in seat 0, the environment `env` (the compile
+/// worker's limits) and a cache of its own: the status and stderr.
+fn play_compiling(bot: &Path, env: &[(&str, &str)]) -> (bool, String, tempfile::TempDir) {
     let cache = tempfile::tempdir().expect("a cache folder");
     let output = Command::new(env!("CARGO_BIN_EXE_clue"))
         .args(["play", "--variant", "speedclue", "--players", "3", "--bot"])
         .arg(format!("wasm:{}", bot.display()))
         .env("CLUE_WASM_CACHE", cache.path())
-        .env("CLUE_WASM_COMPILE_MEMORY", memory_mib)
+        .envs(env.iter().copied())
         .output()
         .expect("clue runs");
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
@@ -498,7 +506,7 @@ fn play_compiling(bot: &Path, memory_mib: &str) -> (bool, String, tempfile::Temp
 #[test]
 fn a_component_too_costly_to_compile_is_refused_by_its_compile_worker() {
     let bomb = compile_bomb(300_000);
-    let (ok, stderr, cache) = play_compiling(&bomb, "256");
+    let (ok, stderr, cache) = play_compiling(&bomb, &[("CLUE_WASM_COMPILE_MEMORY", "256")]);
     assert!(!ok, "{stderr}");
     assert!(
         stderr.contains(&format!(
@@ -512,16 +520,8 @@ fn a_component_too_costly_to_compile_is_refused_by_its_compile_worker() {
     assert_eq!(cached, 0, "nothing was cached");
 
     // Memory enough, but one second of CPU time.
-    let cache = tempfile::tempdir().expect("a cache folder");
-    let output = Command::new(env!("CARGO_BIN_EXE_clue"))
-        .args(["play", "--variant", "speedclue", "--players", "3", "--bot"])
-        .arg(format!("wasm:{}", bomb.display()))
-        .env("CLUE_WASM_CACHE", cache.path())
-        .env("CLUE_WASM_COMPILE_CPU", "1")
-        .output()
-        .expect("clue runs");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(!output.status.success(), "{stderr}");
+    let (ok, stderr, _cache) = play_compiling(&bomb, &[("CLUE_WASM_COMPILE_CPU", "1")]);
+    assert!(!ok, "{stderr}");
     assert!(
         stderr.contains("compiling it took more than 1 s of CPU time, its compile worker's limit"),
         "{stderr}"
@@ -534,7 +534,7 @@ fn the_compile_worker_says_what_is_wrong_with_a_file_that_is_no_component() {
     std::fs::create_dir_all(&dir).expect("dir");
     let junk = dir.join("junk-for-the-worker.wasm");
     std::fs::write(&junk, b"\0asm\x0d\x00\x01\x00\x01\xff").expect("writes");
-    let (ok, stderr, _cache) = play_compiling(&junk, "1024");
+    let (ok, stderr, _cache) = play_compiling(&junk, &[]);
     assert!(!ok, "{stderr}");
     assert!(
         stderr.contains(&format!(
@@ -545,7 +545,7 @@ fn the_compile_worker_says_what_is_wrong_with_a_file_that_is_no_component() {
     );
     // wasmparser's own words, passed on from the worker, and an offset.
     assert!(stderr.contains("at offset"), "{stderr}");
-    let bad = play_compiling(&bundled("clueless"), "0");
+    let bad = play_compiling(&bundled("clueless"), &[("CLUE_WASM_COMPILE_MEMORY", "0")]);
     assert!(!bad.0);
     assert!(
         bad.1

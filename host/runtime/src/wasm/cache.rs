@@ -151,8 +151,9 @@ pub fn component(bytes: &[u8]) -> Result<(Component, Source), String> {
 pub fn component_in(dir: &Path, bytes: &[u8]) -> Result<(Component, Source), String> {
     let engine = engine()?;
     let path = cache_path_in(dir, engine, bytes);
-    let usable = path.exists() && trusted(&path);
-    if path.exists() && !usable {
+    let exists = path.exists();
+    let usable = exists && trusted(&path);
+    if exists && !usable {
         tracing::warn!(
             path = %path.display(),
             "a compiled component in the wasm cache could have been written by another user: \

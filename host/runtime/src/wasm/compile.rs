@@ -102,36 +102,21 @@ pub(super) fn in_worker(
     let mut worker = BotProcess::spawn(&argv, &process_limits)
         .map_err(|e| format!("cannot start its compile worker: {e}"))?;
     let deadline = Instant::now() + limits.wall;
-    let sent = bytes
-        .chunks(CHUNK)
-        .map(|chunk| STANDARD.encode(chunk))
-        .chain([format!("end {}", bytes.len())])
-        .try_for_each(|line| worker.send(&line));
-    let mut out = Vec::new();
+    let sent = framed(bytes).try_for_each(|line| worker.send(&line));
+    let mut unframed = Unframed::default();
     let received = sent.and_then(|()| {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             let line = worker.recv(left, "the compiled component")?;
-            if let Some(count) = line.strip_prefix("end ") {
-                break Ok(count.parse::<usize>().ok());
-            }
-            match STANDARD.decode(line.trim_end()) {
-                Ok(chunk) => out.extend(chunk),
-                Err(e) => {
-                    break Err(clue_engine::Fault::new(
-                        DqReason::ProtocolError,
-                        e.to_string(),
-                    ));
-                }
+            match unframed.take(&line) {
+                Ok(false) => {}
+                Ok(true) => break Ok(Ok(unframed.bytes)),
+                Err(e) => break Ok(Err(format!("its compile worker's output: {e}"))),
             }
         }
     });
     match received {
-        Ok(Some(count)) if count == out.len() => Ok(out),
-        Ok(_) => Err(format!(
-            "its compile worker sent {} bytes, not the count it gave",
-            out.len()
-        )),
+        Ok(result) => result,
         Err(fault) => Err(failure(&worker, &fault, limits)),
     }
 }
@@ -185,33 +170,63 @@ fn failure(worker: &BotProcess, fault: &clue_engine::Fault, limits: &CompileLimi
 /// lines, then `end N`), compiles it with the host's engine and writes the
 /// compiled form to `output` the same way.
 pub fn serve(input: impl BufRead, mut output: impl Write) -> Result<(), String> {
-    let mut bytes = Vec::new();
-    let mut count = None;
+    let mut unframed = Unframed::default();
+    let mut ended = false;
     for line in input.lines() {
         let line = line.map_err(|e| format!("cannot read the component: {e}"))?;
-        if let Some(n) = line.strip_prefix("end ") {
-            count = n.parse::<usize>().ok();
+        if unframed
+            .take(&line)
+            .map_err(|e| format!("the component: {e}"))?
+        {
+            ended = true;
             break;
         }
-        let chunk = STANDARD
-            .decode(line.trim_end())
-            .map_err(|e| format!("the component's lines are not base64: {e}"))?;
-        bytes.extend(chunk);
     }
-    if count != Some(bytes.len()) {
-        return Err(format!(
-            "the component ended after {} bytes, not the count given",
-            bytes.len()
-        ));
+    if !ended {
+        return Err("the component ended before its `end` line".into());
     }
+    let bytes = unframed.bytes;
     let engine = super::cache::engine()?;
     let compiled = engine
         .precompile_component(&bytes)
         .map_err(|e| format!("{e:#}"))?;
-    let written: std::io::Result<()> = compiled
-        .chunks(CHUNK)
-        .try_for_each(|chunk| writeln!(output, "{}", STANDARD.encode(chunk)))
-        .and_then(|()| writeln!(output, "end {}", compiled.len()))
+    let written: std::io::Result<()> = framed(&compiled)
+        .try_for_each(|line| writeln!(output, "{line}"))
         .and_then(|()| output.flush());
     written.map_err(|e| format!("cannot write the compiled component: {e}"))
+}
+
+/// `bytes` as the lines both directions use: base64 lines of [`CHUNK`]
+/// bytes, then `end N`.
+fn framed(bytes: &[u8]) -> impl Iterator<Item = String> + '_ {
+    bytes
+        .chunks(CHUNK)
+        .map(|chunk| STANDARD.encode(chunk))
+        .chain([format!("end {}", bytes.len())])
+}
+
+/// The bytes of [`framed`] lines, taken one line at a time.
+#[derive(Default)]
+struct Unframed {
+    bytes: Vec<u8>,
+}
+
+impl Unframed {
+    /// Takes one line: `Ok(true)` at the `end` line, if its count is right.
+    fn take(&mut self, line: &str) -> Result<bool, String> {
+        if let Some(count) = line.strip_prefix("end ") {
+            return match count.trim().parse::<usize>() {
+                Ok(n) if n == self.bytes.len() => Ok(true),
+                _ => Err(format!(
+                    "{} bytes came, not the count given ({count})",
+                    self.bytes.len()
+                )),
+            };
+        }
+        let chunk = STANDARD
+            .decode(line.trim_end())
+            .map_err(|e| format!("not a base64 line: {e}"))?;
+        self.bytes.extend(chunk);
+        Ok(false)
+    }
 }

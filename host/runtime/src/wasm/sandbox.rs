@@ -100,10 +100,13 @@ pub struct Limits {
     /// The bytes of linear memory the store may hold, over all its memories.
     memory_bytes: usize,
     /// The bytes of linear memory granted so far, over all its memories
-    /// (memories only grow, and live as long as the store).
+    /// (memories only grow, and live as long as the store). A growth granted
+    /// that then fails (the system refused the memory) stays counted:
+    /// wasmtime's `memory_grow_failed` does not say which growth failed, and
+    /// it also reports growths that were never granted, so giving one back
+    /// would let a guest that alternates a granted growth and an impossible
+    /// one grow without limit.
     memory_held: usize,
-    /// The bytes of the last growth granted, given back if it then fails.
-    memory_pending: usize,
     /// The size last refused, in bytes (memory) or elements (table).
     pub refused: Option<(&'static str, usize)>,
 }
@@ -119,7 +122,6 @@ impl Limits {
                 .build(),
             memory_bytes: limits.memory_bytes,
             memory_held: 0,
-            memory_pending: 0,
             refused: None,
         }
     }
@@ -147,14 +149,7 @@ impl ResourceLimiter for Limits {
             return Ok(false);
         }
         self.memory_held = held;
-        self.memory_pending = growth;
         Ok(true)
-    }
-
-    fn memory_grow_failed(&mut self, _error: wasmtime::Error) -> wasmtime::Result<()> {
-        self.memory_held -= self.memory_pending;
-        self.memory_pending = 0;
-        Ok(())
     }
 
     fn table_growing(
