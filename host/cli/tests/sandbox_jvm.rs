@@ -49,6 +49,36 @@ fn java_classes() -> PathBuf {
     dir
 }
 
+/// The bot's `/sys/fs/cgroup` holds its own cgroups only (the other bots'
+/// are masked, docs/process-sandbox.md), laid out as in a container: a JVM
+/// still finds its memory cgroup there and sizes itself by its cap.
+#[test]
+fn a_sandboxed_jvm_finds_its_own_memory_limit() {
+    use clue_runtime::process::{BotProcess, ProcessLimits};
+    use clue_runtime::sandbox::SandboxPolicy;
+    require("java");
+    let limits = ProcessLimits {
+        sandbox: SandboxPolicy::on(),
+        ..ProcessLimits::default()
+    };
+    let argv = [
+        "sh".to_string(),
+        "-c".to_string(),
+        "echo $(java -XshowSettings:system -version 2>&1 | grep -E 'Provider|Memory Limit:')"
+            .to_string(),
+    ];
+    let mut bot = BotProcess::spawn(&argv, &limits).expect("the bot starts");
+    let seen = bot
+        .recv(std::time::Duration::from_secs(60), "what the JVM sees")
+        .unwrap_or_else(|f| panic!("no line: {f:?}; stderr {}", bot.stderr().text()));
+    let cap = limits.sandbox.memory.expect("a default memory cap");
+    let gib = cap as f64 / f64::from(1u32 << 30);
+    assert!(
+        seen.contains("Provider: cgroupv") && seen.contains(&format!("Memory Limit: {gib:.2}G")),
+        "the JVM reads its {cap}-byte memory cgroup: {seen:?}"
+    );
+}
+
 #[test]
 fn a_java_bot_with_no_memory_flags_plays_a_tournament_under_the_defaults() {
     let classes = java_classes();

@@ -18,7 +18,7 @@ use clue_plugin_api::{DqReason, Event};
 use zoo_support::*;
 
 /// Every behaviour of the zoo, with what the table says it does.
-const BEHAVIOURS: [(&str, &str); 44] = [
+const BEHAVIOURS: [(&str, &str); 45] = [
     ("loop-name", "endless loop in `name` (asked at start-up)"),
     ("loop-begin-game", "endless loop in `begin_game`"),
     ("loop-suggest", "endless loop in `suggest`"),
@@ -117,11 +117,15 @@ const BEHAVIOURS: [(&str, &str); 44] = [
         "at-load",
         "writes into its checkout and reads /etc/shadow from an ELF constructor, as its library is loaded",
     ),
+    (
+        "read-cgroups",
+        "reads the memory or CPU count of a cgroup not its own under /sys/fs/cgroup (another bot's)",
+    ),
 ];
 
 /// Behaviours that either get out ("not prevented") or are prevented, the
 /// game going on; the others are judged by their label alone.
-const PREVENTABLE: [&str; 17] = [
+const PREVENTABLE: [&str; 18] = [
     "read-file",
     "read-env",
     "network",
@@ -139,6 +143,7 @@ const PREVENTABLE: [&str; 17] = [
     "other-abis",
     "inherited-fds",
     "at-load",
+    "read-cgroups",
 ];
 
 /// Bots that get out print this in their panic (the zoo's `escaped`).
@@ -167,12 +172,15 @@ fn note(behaviour: &str, runtime: Runtime) -> Option<&'static str> {
         ("allocate", Native | Jsonl) => {
             "its memory cgroup's cap (OOM-killed, or held there past its time)"
         }
-        ("read-file" | "network" | "write-outside" | "fill-disk", Wasm) => {
+        ("read-file" | "network" | "write-outside" | "fill-disk" | "read-cgroups", Wasm) => {
             "no ambient capabilities: nothing to open"
         }
         ("read-env", Wasm) => "an empty environment",
         ("read-env", Native | Jsonl) => "the environment is cleared",
         ("read-file", Native | Jsonl) => "its own root folder: the checkout is not there",
+        ("read-cgroups", Native | Jsonl) => {
+            "its /sys/fs/cgroup holds its own cgroups only, read-only"
+        }
         ("write-outside", Native | Jsonl) => "read-only binds; only its /tmp is writable",
         ("fill-disk", Native | Jsonl) => "its /tmp is a 64 MiB tmpfs",
         ("network", Native | Jsonl) => {
@@ -204,9 +212,10 @@ fn note(behaviour: &str, runtime: Runtime) -> Option<&'static str> {
         ("at-load", Native) => {
             "the host checks the library in a sandboxed process, as it runs the worker"
         }
-        ("read-file" | "read-env" | "network" | "write-outside", NativeTrusted) => {
-            "trusted code is the host"
-        }
+        (
+            "read-file" | "read-env" | "network" | "write-outside" | "read-cgroups",
+            NativeTrusted,
+        ) => "trusted code is the host",
         ("fork-bomb", Jsonl) => "its process group is killed with it",
         ("long-name", NativeTrusted | Wasm) => "a name is not a line: no cap",
         ("loop-name", Wasm) => "the name is asked at load, under the default fuel",

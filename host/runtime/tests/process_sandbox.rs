@@ -524,3 +524,104 @@ fn cgroups_left_by_a_host_that_is_gone_are_swept() {
         "only the dead host's cgroup is removed"
     );
 }
+
+/// What a sandboxed `sh` finds of the cgroup file systems: every
+/// `cgroup.procs` under `/sys/fs/cgroup` (one per cgroup it can see), then
+/// `|`, then the first line of each of `files` (paths inside the bot).
+fn cgroups_seen(policy: sandbox::SandboxPolicy, files: &[&str]) -> String {
+    let limits = ProcessLimits {
+        sandbox: policy,
+        ..ProcessLimits::default()
+    };
+    let reads: String = files
+        .iter()
+        .map(|f| format!(" $(head -n 1 {f} 2>&1)"))
+        .collect();
+    let argv = [
+        "sh".to_string(),
+        "-c".to_string(),
+        format!("echo $(find /sys/fs/cgroup -name cgroup.procs 2>/dev/null | sort) \\|{reads}"),
+    ];
+    let mut bot = BotProcess::spawn(&argv, &limits).expect("the bot starts");
+    bot.recv(Duration::from_secs(20), "what it sees")
+        .unwrap_or_else(|f| panic!("no line: {f:?}; stderr {}", bot.stderr().text()))
+}
+
+/// A bot that could read the cgroup tree would see every other bot's
+/// memory and CPU time (`clue-arena/bot-*/memory.usage_in_bytes`), a side
+/// channel and a channel between two colluding entrants. It sees its own
+/// cgroups only, where a container would (a JVM sizes its heap from them),
+/// and its own limits in them.
+#[test]
+fn a_bot_sees_its_own_cgroups_and_not_the_other_bots() {
+    use sandbox::cgroup::Hierarchy;
+    let Hierarchy::V1 { controllers } = sandbox::cgroup::hierarchy() else {
+        panic!(
+            "this test needs writable cgroup v1 controllers (run as root): {}",
+            sandbox::cgroup::hierarchy().describe()
+        )
+    };
+    // Another bot, seated while this one looks.
+    let limits = ProcessLimits {
+        sandbox: sandbox::SandboxPolicy::on(),
+        ..ProcessLimits::default()
+    };
+    let argv = [
+        "sh".to_string(),
+        "-c".to_string(),
+        "echo up; exec sleep 60".to_string(),
+    ];
+    let mut other = BotProcess::spawn(&argv, &limits).expect("the other bot starts");
+    assert_eq!(other.recv(Duration::from_secs(20), "up").unwrap(), "up");
+
+    let seen = cgroups_seen(
+        sandbox::SandboxPolicy::on(),
+        &[
+            "/sys/fs/cgroup/memory/memory.limit_in_bytes",
+            "/sys/fs/cgroup/pids/pids.max",
+        ],
+    );
+    let mut expected: Vec<String> = controllers
+        .iter()
+        .map(|c| format!("/sys/fs/cgroup/{c}/cgroup.procs"))
+        .collect();
+    expected.sort();
+    let default_memory = sandbox::SandboxPolicy::default()
+        .memory
+        .expect("a default cap");
+    let default_processes = ProcessLimits::default().processes.expect("a default cap");
+    assert_eq!(
+        seen,
+        format!(
+            "{} | {default_memory} {default_processes}",
+            expected.join(" ")
+        ),
+        "the bot sees one cgroup per controller, its own, with its own caps"
+    );
+    drop(other);
+}
+
+/// The same on a cgroup v2 hierarchy: the bot's one folder where the
+/// `cgroup2` file system is mounted, and nothing above or beside it.
+#[test]
+fn on_cgroup_v2_a_bot_sees_its_own_cgroup_only() {
+    use sandbox::cgroup::{self, Hierarchy};
+    let mountinfo = std::fs::read_to_string("/proc/self/mountinfo").unwrap();
+    let (mount, _) = cgroup::parse_v2_location(&mountinfo, "0::/\n").unwrap_or_else(|| {
+        panic!("no cgroup2 file system mounted: this test needs one (systemd mounts it)")
+    });
+    let Hierarchy::V2 { base, .. } = cgroup::v2_delegated(&mount) else {
+        panic!("cannot make cgroups in {}: run as root", mount.display())
+    };
+    let policy = sandbox::SandboxPolicy {
+        cgroup_v2: Some(base),
+        ..sandbox::SandboxPolicy::on()
+    };
+    let stat = mount.join("cpu.stat");
+    let seen = cgroups_seen(policy, &[stat.to_str().unwrap()]);
+    let expected = format!("{} | usage_usec ", mount.join("cgroup.procs").display());
+    assert!(
+        seen.starts_with(&expected),
+        "the bot sees its own v2 cgroup, and its CPU count, only: {seen:?}, not {expected:?}..."
+    );
+}

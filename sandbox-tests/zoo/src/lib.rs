@@ -63,6 +63,7 @@ pub enum Behaviour {
     OtherAbis,
     InheritedFds,
     AtLoad,
+    ReadCgroups,
 }
 
 /// The per-call limit the tests give every runtime, in milliseconds.
@@ -73,7 +74,7 @@ pub const LIMIT_MS: u64 = 1000;
 pub const SLOW_CALLS: usize = 3;
 
 impl Behaviour {
-    pub const ALL: [Behaviour; 44] = [
+    pub const ALL: [Behaviour; 45] = [
         Behaviour::LoopName,
         Behaviour::LoopBeginGame,
         Behaviour::LoopSuggest,
@@ -118,6 +119,7 @@ impl Behaviour {
         Behaviour::OtherAbis,
         Behaviour::InheritedFds,
         Behaviour::AtLoad,
+        Behaviour::ReadCgroups,
     ];
 
     /// The kebab-case name: the example's file name with `_` for `-`, and
@@ -168,6 +170,7 @@ impl Behaviour {
             Behaviour::OtherAbis => "other-abis",
             Behaviour::InheritedFds => "inherited-fds",
             Behaviour::AtLoad => "at-load",
+            Behaviour::ReadCgroups => "read-cgroups",
         }
     }
 
@@ -271,6 +274,50 @@ fn fill(path: &std::path::Path, most: u64) -> u64 {
 /// Says what got out, on stderr and as a panic payload, then unwinds
 /// without the panic hook: a trusted plugin's first backtrace would
 /// otherwise parse the whole host's debug info.
+/// A count of another cgroup than the bot's own that it could read, under
+/// `/sys/fs/cgroup`: the memory or CPU time of another bot (or of the
+/// host's other processes). Its own cgroups are those `/proc/self/cgroup`
+/// names, and the roots of the hierarchies it sees (in a sandbox those are
+/// its own); anything deeper is someone else's.
+fn other_cgroup() -> Option<String> {
+    let own: Vec<String> = std::fs::read_to_string("/proc/self/cgroup")
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|line| line.splitn(3, ':').nth(2))
+        .map(|path| path.trim_start_matches('/').to_string())
+        .filter(|path| !path.is_empty())
+        .collect();
+    let mut folders = vec![(std::path::PathBuf::from("/sys/fs/cgroup"), 0)];
+    while let Some((folder, depth)) = folders.pop() {
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        let mine = own.iter().any(|o| folder.ends_with(o));
+        if depth >= 2 && !mine && folder.join("cgroup.procs").exists() {
+            for count in [
+                "memory.usage_in_bytes",
+                "memory.current",
+                "cpuacct.usage",
+                "cpu.stat",
+                "pids.current",
+            ] {
+                let path = folder.join(count);
+                if std::fs::read(&path).is_ok() {
+                    return Some(path.display().to_string());
+                }
+            }
+        }
+        if depth < 4 {
+            for entry in entries.flatten() {
+                if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                    folders.push((entry.path(), depth + 1));
+                }
+            }
+        }
+    }
+    None
+}
+
 fn escaped(what: &str) -> ! {
     let message = format!("sandbox escaped: {what}");
     eprintln!("{message}");
@@ -654,6 +701,11 @@ impl Hostile {
                     if std::fs::read(path).is_ok() {
                         escaped(&format!("read {what}"));
                     }
+                }
+            }
+            Behaviour::ReadCgroups => {
+                if let Some(path) = other_cgroup() {
+                    escaped(&format!("read {path}"));
                 }
             }
             Behaviour::WriteOutside => {

@@ -139,16 +139,25 @@ fn own_v2_cgroup() -> Option<PathBuf> {
 /// The mount point of the `cgroup2` file system in `mountinfo` and this
 /// process's path in it from `cgroup` (`/proc/self/...` texts).
 pub fn parse_v2_location(mountinfo: &str, cgroup: &str) -> Option<(PathBuf, String)> {
-    let mount = mountinfo.lines().find_map(|line| {
-        let (left, right) = line.split_once(" - ")?;
-        (right.split_whitespace().next()? == "cgroup2")
-            .then(|| left.split_whitespace().nth(4).map(PathBuf::from))?
-    })?;
+    let mount = cgroup2_mounts(mountinfo).into_iter().next()?;
     let path = cgroup
         .lines()
         .find_map(|l| l.strip_prefix("0::"))?
         .to_string();
     Some((mount, path))
+}
+
+/// The mount points of every `cgroup2` file system in `mountinfo` (the text
+/// of `/proc/self/mountinfo`).
+pub fn cgroup2_mounts(mountinfo: &str) -> Vec<PathBuf> {
+    mountinfo
+        .lines()
+        .filter_map(|line| {
+            let (left, right) = line.split_once(" - ")?;
+            (right.split_whitespace().next()? == "cgroup2")
+                .then(|| left.split_whitespace().nth(4).map(PathBuf::from))?
+        })
+        .collect()
 }
 
 /// Prepares the v2 folder `own` (this process's cgroup) for bots: makes
@@ -303,6 +312,39 @@ impl BotCgroups {
     /// The folders made (v1: one per controller; v2: one).
     pub fn dirs(&self) -> &[PathBuf] {
         &self.dirs
+    }
+
+    /// Where the bot sees each of its cgroups: `(the mount point of its
+    /// hierarchy, the bot's folder in it)`. The bot's root shows its own
+    /// folder there and nothing else of the hierarchy (Docker's layout), so
+    /// that it cannot read the memory or CPU time of the other bots, nor
+    /// signal through them; a JVM still finds its limits as it does in a
+    /// container. v1: `/sys/fs/cgroup/<controller>`; v2: the `cgroup2`
+    /// mount holding the folder, from `/proc/self/mountinfo`.
+    pub fn views(&self) -> Vec<(PathBuf, PathBuf)> {
+        let v2_mounts = if self.v2 {
+            std::fs::read_to_string("/proc/self/mountinfo")
+                .map(|text| cgroup2_mounts(&text))
+                .unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        self.dirs
+            .iter()
+            .filter_map(|dir| {
+                let mount = if self.v2 {
+                    v2_mounts
+                        .iter()
+                        .filter(|m| dir.starts_with(m))
+                        .max_by_key(|m| m.as_os_str().len())?
+                        .clone()
+                } else {
+                    let controller = dir.strip_prefix(V1_ROOT).ok()?.components().next()?;
+                    Path::new(V1_ROOT).join(controller)
+                };
+                Some((mount, dir.clone()))
+            })
+            .collect()
     }
 
     /// CPU seconds of every process of the bot: v1 `cpuacct.usage`, v2

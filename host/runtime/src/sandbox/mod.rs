@@ -361,7 +361,6 @@ pub fn prepare(
         "size={},nr_inodes=16384,mode=0700{owner}",
         policy.scratch_bytes.max(4096)
     );
-    let fs = fs_plan(&root, &read, &workdir, &scratch_options)?;
     let ruleset = ruleset(policy.tcp_port)?;
     let seccomp = seccomp_filters(policy.tcp_port.is_some())?;
     let hierarchy = match &policy.cgroup_v2 {
@@ -378,6 +377,7 @@ pub fn prepare(
     let name = format!("bot-{}-{n}", std::process::id());
     let cgroups = cgroup::BotCgroups::make(&hierarchy, &name, policy.memory, processes);
     let join: Vec<OwnedFd> = cgroups.join_files();
+    let fs = fs_plan(&root, &read, &workdir, &scratch_options, &cgroups.views())?;
     let (listen, listener_channel) = match policy.tcp_port {
         Some(port) => {
             let (host, child) =
@@ -427,17 +427,31 @@ enum Entry {
     },
     Symlink(PathBuf),
     Tmpfs(String),
+    /// A `tmpfs` over what a bind brought here, which is detached first.
+    Mask(String),
     Proc,
 }
+
+/// Where the host's cgroup file systems are mounted, masked in the bot's
+/// root (see [`fs_plan`]).
+const CGROUP_MOUNTS: &str = "/sys/fs/cgroup";
 
 /// Plans the bot's root: the read paths bound read-only (the top-level
 /// symbolic links of a merged `/usr` kept as links), `/proc`, the devices,
 /// the scratch `tmpfs` at `/tmp`; parents before children.
+///
+/// `/sys` brings the host's whole cgroup tree, where a bot could read the
+/// memory and CPU time of every other bot (a side channel, and a covert
+/// channel between two colluding entrants). So `/sys/fs/cgroup` is an
+/// empty `tmpfs` in the bot's root, holding only the bot's own cgroups
+/// (`cgroups`: where the bot sees each, and the host's folder), bound
+/// read-only where their hierarchies are mounted on the host.
 fn fs_plan(
     root: &Path,
     read: &[PathBuf],
     workdir: &Path,
     scratch_options: &str,
+    cgroups: &[(PathBuf, PathBuf)],
 ) -> Result<sys::FsPlan, SandboxError> {
     let hidden = |p: &Path| {
         p == Path::new("/")
@@ -478,6 +492,9 @@ fn fs_plan(
         }
         kept.push((path, file));
     }
+    let masked = Path::new(CGROUP_MOUNTS);
+    let cgroup_mounts_bound =
+        masked.is_dir() && kept.iter().any(|(k, f)| !f && masked.starts_with(k));
     // A link whose own path is bound as a folder is superseded by the bind.
     entries.retain(|(at, _)| !kept.iter().any(|(k, _)| k == at));
     for (path, file) in kept {
@@ -500,6 +517,26 @@ fn fs_plan(
                     device: true,
                 },
             ));
+        }
+    }
+    if cgroup_mounts_bound {
+        if !cgroups.iter().any(|(at, _)| at == masked) {
+            entries.push((
+                masked.to_path_buf(),
+                Entry::Mask("size=16k,nr_inodes=64,mode=0755".into()),
+            ));
+        }
+        for (at, dir) in cgroups {
+            if at.starts_with(masked) {
+                entries.push((
+                    at.clone(),
+                    Entry::Bind {
+                        src: dir.clone(),
+                        file: false,
+                        device: false,
+                    },
+                ));
+            }
         }
     }
     entries.push((PathBuf::from("/proc"), Entry::Proc));
@@ -542,6 +579,17 @@ fn fs_plan(
             Entry::Tmpfs(options) => {
                 made.insert(at.clone());
                 steps.push(sys::Step::Mkdir(dst.clone()));
+                steps.push(sys::Step::Tmpfs {
+                    dst,
+                    options: c_string(options.as_bytes())?,
+                });
+            }
+            Entry::Mask(options) => {
+                // Detached rather than only covered: a JVM reads its cgroup
+                // from `/proc/self/mountinfo`, and HotSpot takes the first
+                // of two mounts of a controller, which would be the host's.
+                made.insert(at.clone());
+                steps.push(sys::Step::Detach(dst.clone()));
                 steps.push(sys::Step::Tmpfs {
                     dst,
                     options: c_string(options.as_bytes())?,

@@ -33,6 +33,11 @@ pub enum Step {
     },
     /// A fresh `tmpfs` with `options` (the size-capped scratch folder).
     Tmpfs { dst: CString, options: CString },
+    /// Detaches whatever is mounted at this path and below it, if it can
+    /// (a mount a user namespace received locked cannot be: then what is
+    /// mounted over it next still hides it, but it stays listed in
+    /// `/proc/self/mountinfo`).
+    Detach(CString),
     /// A fresh `/proc` of the bot's PID namespace.
     Proc(CString),
 }
@@ -532,6 +537,9 @@ unsafe fn enter_root(plan: &FsPlan) -> io::Result<()> {
                         libc::MS_NOSUID | libc::MS_NODEV,
                         options.as_ptr().cast(),
                     ))?;
+                }
+                Step::Detach(dst) => {
+                    libc::umount2(dst.as_ptr(), libc::MNT_DETACH);
                 }
                 Step::Proc(dst) => {
                     // `hidepid=2`: processes of other users are not even
