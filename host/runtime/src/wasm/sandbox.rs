@@ -9,7 +9,7 @@ use std::time::Duration;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use wasmtime::component::Resource;
-use wasmtime::{ResourceLimiter, StoreLimits, StoreLimitsBuilder};
+use wasmtime::{CallHook, ResourceLimiter, StoreContextMut, StoreLimits, StoreLimitsBuilder, Trap};
 use wasmtime_wasi::cli::{IsTerminal, StdoutStream};
 use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
 use wasmtime_wasi::p2::{
@@ -22,6 +22,25 @@ use wasmtime_wasi::{
 
 use super::WasmLimits;
 
+/// Fuel a call from the guest into the host costs (a WASI function, or one
+/// of wasmtime's own helpers such as a `memory.copy` of a length known only
+/// at run time), on top of the operators that make it. Host work burns no
+/// fuel by itself: without a charge, a bot looping over clock reads burned
+/// its 5e9 fuel in 5.9 s of wall time where a compute loop takes 0.2 s,
+/// so a slower or busier machine would stop it by the wall clock instead
+/// (`timeout`, not `out-of-fuel`), and a bot doing a bounded number of such
+/// calls could finish on one machine and time out on another. A host call
+/// costs some 0.1 to 0.3 microseconds here; 1,000 fuel is a microsecond at
+/// [`super::FUEL_PER_SECOND`], so fuel runs out before the time limit for
+/// such a loop too. A bot making ordinary use of WASI makes a few calls a
+/// move.
+pub const HOST_CALL_FUEL: u64 = 1_000;
+
+/// Fuel per byte of host work whose size the guest sets and no cap bounds
+/// per call: random bytes (`get-random-bytes` of up to the memory limit
+/// each call). Output is capped per call ([`WasmLimits::output_per_call`]).
+pub const HOST_BYTE_FUEL: u64 = 1;
+
 /// The data of one bot's store.
 pub struct HostState {
     wasi: WasiCtx,
@@ -29,6 +48,8 @@ pub struct HostState {
     pub limits: Limits,
     pub stdout: Captured,
     pub stderr: Captured,
+    /// Bytes of metered host work done since the last host call returned.
+    host_bytes: Arc<AtomicU64>,
 }
 
 impl WasiView for HostState {
@@ -46,11 +67,18 @@ impl HostState {
     pub fn new(limits: &WasmLimits, seed: u64) -> HostState {
         let stdout = Captured::new(limits.output_bytes, limits.output_per_call);
         let stderr = Captured::new(limits.output_bytes, limits.output_per_call);
+        let host_bytes = Arc::new(AtomicU64::new(0));
+        let metered = |rng| Metered {
+            rng,
+            bytes: host_bytes.clone(),
+        };
         let wasi = WasiCtxBuilder::new()
             .stdout(stdout.clone())
             .stderr(stderr.clone())
-            .secure_random(ChaCha8Rng::seed_from_u64(seed))
-            .insecure_random(ChaCha8Rng::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15))
+            .secure_random(metered(ChaCha8Rng::seed_from_u64(seed)))
+            .insecure_random(metered(ChaCha8Rng::seed_from_u64(
+                seed ^ 0x9e37_79b9_7f4a_7c15,
+            )))
             .insecure_random_seed(u128::from(seed))
             // More random bytes than the bot's memory can hold could not be
             // handed to it anyway; WASI's own cap (64 MiB) would have the host
@@ -68,7 +96,66 @@ impl HostState {
             limits: Limits::new(limits),
             stdout,
             stderr,
+            host_bytes,
         }
+    }
+}
+
+/// The store's call hook: charges [`HOST_CALL_FUEL`] as the guest calls into
+/// the host, and [`HOST_BYTE_FUEL`] per byte of metered work as the call
+/// returns. A charge the fuel left cannot pay is `out-of-fuel`, as running
+/// out between operators is.
+pub fn charge_host_calls(
+    mut store: StoreContextMut<'_, HostState>,
+    hook: CallHook,
+) -> wasmtime::Result<()> {
+    let cost = match hook {
+        CallHook::CallingHost => HOST_CALL_FUEL,
+        CallHook::ReturningFromHost => store
+            .data()
+            .host_bytes
+            .swap(0, Ordering::Relaxed)
+            .saturating_mul(HOST_BYTE_FUEL),
+        CallHook::CallingWasm | CallHook::ReturningFromWasm => return Ok(()),
+    };
+    let left = store.get_fuel()?;
+    if left < cost {
+        store.set_fuel(0)?;
+        return Err(Trap::OutOfFuel.into());
+    }
+    store.set_fuel(left - cost)
+}
+
+/// A random source that counts the bytes it makes, for
+/// [`charge_host_calls`].
+struct Metered<R> {
+    rng: R,
+    bytes: Arc<AtomicU64>,
+}
+
+impl<R> Metered<R> {
+    fn count(&self, bytes: usize) {
+        self.bytes.fetch_add(bytes as u64, Ordering::Relaxed);
+    }
+}
+
+impl<R: rand::Rng> rand::TryRng for Metered<R> {
+    type Error = std::convert::Infallible;
+
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        self.count(4);
+        Ok(self.rng.next_u32())
+    }
+
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        self.count(8);
+        Ok(self.rng.next_u64())
+    }
+
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+        self.count(dst.len());
+        self.rng.fill_bytes(dst);
+        Ok(())
     }
 }
 
