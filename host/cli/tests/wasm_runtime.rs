@@ -322,6 +322,47 @@ fn sleeping_does_not_hold_up_the_game() {
     );
 }
 
+/// Host work burns no fuel of its own, so the host charges for it
+/// (`sandbox::charge_host_calls`, docs/wasm.md): 1,000 fuel a call into the
+/// host, and random bytes 1 a byte. Without it a bot looping over host calls
+/// was stopped by the wall clock, whose verdict depends on the machine (1e9
+/// fuel of clock reads took 4.9 s here, against 0.4 s with the charge).
+#[test]
+fn host_calls_are_paid_for_in_fuel() {
+    let heaviest_call = |name: &str, limits: WasmLimits, seed| {
+        let bot = wasm(&guest(name), limits);
+        let record = speedclue_with(Box::new(bot.clone()), seed);
+        let stats = bot.0.borrow().fuel_stats();
+        (record, stats.max)
+    };
+    // 100,000 reads of the clock, each a call into the host.
+    let (record, max) = heaviest_call("clocky", WasmLimits::default(), 8);
+    assert_clean(&record);
+    assert!(
+        max >= 100_000 * 1_000,
+        "100,000 clock reads cost at least 1e8 fuel, not {max}"
+    );
+    // 32 MiB of random bytes in 8 calls.
+    let (record, max) = heaviest_call("dicey", WasmLimits::default(), 9);
+    assert_clean(&record);
+    let bytes = 8 * (4 << 20);
+    assert!(
+        max >= bytes,
+        "{bytes} random bytes cost at least {bytes} fuel, not {max}"
+    );
+    // A budget the clock reads overrun ends the call `out-of-fuel`, with
+    // the wall clock far off.
+    let budget = 50_000_000;
+    let limits = WasmLimits {
+        fuel_per_call: Some(budget),
+        wall_per_call: Duration::from_secs(60),
+        ..WasmLimits::default()
+    };
+    let (record, max) = heaviest_call("clocky", limits, 8);
+    assert_contained(&record, DqReason::OutOfFuel);
+    assert_eq!(max, budget, "the call used exactly its budget");
+}
+
 /// Every wasm seat of the record finished without a fault of the runtime.
 fn assert_clean(record: &GameRecord) {
     for seat in &record.seats {
@@ -501,6 +542,86 @@ fn play_compiling(bot: &Path, env: &[(&str, &str)]) -> (bool, String, tempfile::
         .expect("clue runs");
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     (output.status.success(), stderr, cache)
+}
+
+/// `clue` with the `args`, on a machine without Landlock (a kernel before
+/// 6.12): a seccomp filter, inherited by everything it starts, answers
+/// Landlock's system calls `ENOSYS`. Its status and stderr.
+fn clue_without_landlock(args: &[String], env: &[(&str, &str)]) -> (bool, String) {
+    use std::os::unix::process::CommandExt;
+    let landlock = [
+        libc::SYS_landlock_create_ruleset,
+        libc::SYS_landlock_add_rule,
+        libc::SYS_landlock_restrict_self,
+    ];
+    let filter = seccompiler::SeccompFilter::new(
+        landlock.into_iter().map(|call| (call, vec![])).collect(),
+        seccompiler::SeccompAction::Allow,
+        seccompiler::SeccompAction::Errno(libc::ENOSYS as u32),
+        std::env::consts::ARCH
+            .try_into()
+            .expect("a seccomp architecture"),
+    )
+    .expect("the filter builds");
+    let program: seccompiler::BpfProgram = filter.try_into().expect("the filter compiles");
+    let cache = tempfile::tempdir().expect("a cache folder");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_clue"));
+    command
+        .args(args)
+        .env("CLUE_WASM_CACHE", cache.path())
+        .envs(env.iter().copied());
+    // SAFETY: between fork and exec the child only installs the filter
+    // compiled above (`prctl` and `seccomp`).
+    unsafe {
+        command
+            .pre_exec(move || seccompiler::apply_filter(&program).map_err(std::io::Error::other));
+    }
+    let output = command.output().expect("clue runs");
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stdout).into_owned()
+            + &String::from_utf8_lossy(&output.stderr),
+    )
+}
+
+/// Where the process sandbox is missing, process bots need `--no-sandbox`,
+/// but wasm bots, sandboxed by wasmtime on any machine, still play: their
+/// compile worker runs without the process sandbox, under its memory and
+/// CPU caps, which still refuse a component too costly to compile.
+#[test]
+fn where_the_process_sandbox_is_missing_wasm_bots_still_play() {
+    let play = |bot: &Path| -> Vec<String> {
+        ["play", "--variant", "speedclue", "--players", "3", "--bot"]
+            .into_iter()
+            .map(String::from)
+            .chain([format!("wasm:{}", bot.display())])
+            .collect()
+    };
+    let (ok, said) = clue_without_landlock(&play(&bundled("notebook")), &[]);
+    assert!(ok, "{said}");
+    assert!(
+        said.contains("the process sandbox is missing here (Landlock"),
+        "the user is told why the compile worker runs without it: {said}"
+    );
+    let bomb = compile_bomb(300_000);
+    let (ok, said) = clue_without_landlock(&play(&bomb), &[("CLUE_WASM_COMPILE_MEMORY", "256")]);
+    assert!(!ok, "{said}");
+    assert!(
+        said.contains("compiling it needed more than 256 MiB, its compile worker's memory limit"),
+        "{said}"
+    );
+    // A process bot still needs the user's `--no-sandbox`.
+    let args: Vec<String> = ["play", "--variant", "speedclue", "--players", "3", "--bot"]
+        .into_iter()
+        .map(String::from)
+        .chain(["jsonl:python3 -c 'import sys'".to_string()])
+        .collect();
+    let (ok, said) = clue_without_landlock(&args, &[]);
+    assert!(!ok, "{said}");
+    assert!(
+        said.contains("Landlock"),
+        "the missing layer is named: {said}"
+    );
 }
 
 #[test]

@@ -80,6 +80,32 @@ pub(super) fn in_worker(
     limits: &CompileLimits,
     bytes: &[u8],
 ) -> Result<Vec<u8>, String> {
+    let mut sandbox = SandboxPolicy {
+        memory: Some(limits.memory),
+        ..SandboxPolicy::default()
+    };
+    if sandbox.enabled
+        && let Some(missing) = crate::sandbox::layers()
+            .into_iter()
+            .find(|l| l.required && !l.available)
+    {
+        // A process bot cannot start here without `--no-sandbox`, but a
+        // component runs in wasmtime's own sandbox whatever the machine
+        // offers: only its compiling loses the process sandbox's walls, and
+        // the caps below still hold (`RLIMIT_AS`, `RLIMIT_CPU`). Refusing
+        // would make the form of bot meant to be safe everywhere need the
+        // user to turn the sandbox off for every other bot too.
+        static WARNED: std::sync::Once = std::sync::Once::new();
+        WARNED.call_once(|| {
+            tracing::warn!(
+                "the process sandbox is missing here ({}: {}); wasm components are \
+                 compiled in a worker under its memory and CPU caps only",
+                missing.name,
+                missing.detail
+            );
+        });
+        sandbox = SandboxPolicy::off();
+    }
     let process_limits = ProcessLimits {
         startup: limits.wall,
         message: limits.wall,
@@ -88,10 +114,7 @@ pub(super) fn in_worker(
         // Used only when no memory cgroup is writable.
         address_space: Some(limits.memory),
         cpu_seconds: Some(limits.cpu_seconds),
-        sandbox: SandboxPolicy {
-            memory: Some(limits.memory),
-            ..SandboxPolicy::default()
-        },
+        sandbox,
         ..ProcessLimits::default()
     };
     let argv = [
