@@ -259,6 +259,37 @@ fn the_memory_limit_is_over_all_of_a_bots_memories() {
     );
 }
 
+/// The table elements a component may hold are counted over all its
+/// tables, as its memory is: wasmtime's `StoreLimits` caps each table alone,
+/// so 32 tables of 20,000 elements each instantiated under a limit of
+/// 20,000.
+#[test]
+fn the_table_limit_is_over_all_of_a_bots_tables() {
+    let many_tables = |tables: usize, elements: usize| {
+        let extra: String = (0..tables)
+            .map(|i| format!("(table $t{i} {elements} funcref)\n"))
+            .collect();
+        start_fault(&dummy_bot_with(
+            &extra,
+            &format!("many-tables-{tables}x{elements}"),
+        ))
+    };
+    let fault = many_tables(32, 20_000);
+    assert_eq!(fault.reason, DqReason::OutOfMemory, "{fault:?}");
+    assert!(
+        fault
+            .detail
+            .contains("table elements in all, over its limit of 20000"),
+        "{fault:?}"
+    );
+    // Two of 10,000 are exactly the budget (the dummy module has no table
+    // of its own): they instantiate, and the dummy's first export stops it.
+    let fault = many_tables(2, 10_000);
+    assert_eq!(fault.reason, DqReason::Crash, "{fault:?}");
+    assert!(fault.detail.contains("unreachable"), "{fault:?}");
+    assert_eq!(many_tables(2, 10_001).reason, DqReason::OutOfMemory);
+}
+
 #[test]
 fn an_unreachable_trap_is_a_crash_with_a_backtrace() {
     let record = speedclue_with(Box::new(wasm(&guest("trap"), WasmLimits::default())), 4);

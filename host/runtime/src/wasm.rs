@@ -80,7 +80,7 @@ pub struct WasmLimits {
     pub wall_per_call: Duration,
     /// Linear memory, in bytes, over all the bot's memories.
     pub memory_bytes: usize,
-    /// Elements per table.
+    /// Table elements, over all the bot's tables.
     pub table_elements: usize,
     /// Core instances, and tables and memories each.
     pub instances: usize,
@@ -400,7 +400,7 @@ fn classify(
                 limits.memory_bytes
             ),
             _ => format!(
-                "the bot asked to grow a table to {size} elements, over its limit of {}",
+                "the bot asked for {size} table elements in all, over its limit of {}",
                 limits.table_elements
             ),
         };

@@ -175,11 +175,12 @@ impl Pollable for Ready {
     async fn ready(&mut self) {}
 }
 
-/// The store's resource limits: [`StoreLimits`] for the counts and each
-/// table's size, and one budget of linear memory over all the store's
-/// memories, which `StoreLimits` cannot give (its `memory_size` caps each
-/// memory alone, so a component of 32 core modules, or one module with 32
-/// memories, could hold 32 times the limit). It also remembers whether it
+/// The store's resource limits: [`StoreLimits`] for the counts, and one
+/// budget of linear memory over all the store's memories and one of table
+/// elements over all its tables, which `StoreLimits` cannot give (its
+/// `memory_size` and `table_elements` cap each memory or table alone, so a
+/// component of 32 core modules, or one module with 32 memories, could hold
+/// 32 times the limit). It also remembers whether it
 /// refused a growth, so that the trap which usually follows (Rust aborts on a
 /// failed allocation) is labelled `out-of-memory` rather than `crash`.
 pub struct Limits {
@@ -194,7 +195,12 @@ pub struct Limits {
     /// would let a guest that alternates a granted growth and an impossible
     /// one grow without limit.
     memory_held: usize,
-    /// The size last refused, in bytes (memory) or elements (table).
+    /// The elements the store's tables may hold, over all its tables.
+    table_elements: usize,
+    /// The elements granted so far, over all its tables (counted as memory is).
+    table_held: usize,
+    /// The size last refused, in bytes (memory) or elements (table), over all
+    /// the store's memories or tables.
     pub refused: Option<(&'static str, usize)>,
 }
 
@@ -202,13 +208,14 @@ impl Limits {
     fn new(limits: &WasmLimits) -> Limits {
         Limits {
             inner: StoreLimitsBuilder::new()
-                .table_elements(limits.table_elements)
                 .instances(limits.instances)
                 .tables(limits.instances)
                 .memories(limits.instances)
                 .build(),
             memory_bytes: limits.memory_bytes,
             memory_held: 0,
+            table_elements: limits.table_elements,
+            table_held: 0,
             refused: None,
         }
     }
@@ -245,11 +252,20 @@ impl ResourceLimiter for Limits {
         desired: usize,
         maximum: Option<usize>,
     ) -> wasmtime::Result<bool> {
-        let allowed = self.inner.table_growing(current, desired, maximum)?;
-        if !allowed {
-            self.refused = Some(("table", desired));
+        // Without a `table_elements`, `inner` checks only the table's own
+        // declared maximum.
+        if !self.inner.table_growing(current, desired, maximum)? {
+            return Ok(false);
         }
-        Ok(allowed)
+        let held = self
+            .table_held
+            .saturating_add(desired.saturating_sub(current));
+        if held > self.table_elements {
+            self.refused = Some(("table", held));
+            return Ok(false);
+        }
+        self.table_held = held;
+        Ok(true)
     }
 
     fn instances(&self) -> usize {
