@@ -383,13 +383,9 @@ fn libc_errno(name: &str) -> i32 {
     }
 }
 
-/// The cgroup v2 code, run for real on this machine's v2 hierarchy: here it
-/// has no `memory` or `pids` controller (both are v1's: a controller is in
-/// one hierarchy only), so what this shows is the v2 cgroup made and joined,
-/// `cpu.stat` counting background children, and the end killing them all;
-/// `memory.max` and `pids.max` are not exercised here (docs/process-sandbox.md).
-#[test]
-fn a_cgroup_v2_folder_counts_the_cpu_of_every_process_and_ends_them_all() {
+/// This machine's `cgroup2` mount and a folder of it made ready for bots
+/// (`clue-arena` at its root), or a failure saying what the test needs.
+fn v2_hierarchy() -> (PathBuf, PathBuf) {
     use sandbox::cgroup::{self, Hierarchy};
     let mountinfo = std::fs::read_to_string("/proc/self/mountinfo").unwrap();
     let (mount, _) = cgroup::parse_v2_location(&mountinfo, "0::/\n").unwrap_or_else(|| {
@@ -398,6 +394,17 @@ fn a_cgroup_v2_folder_counts_the_cpu_of_every_process_and_ends_them_all() {
     let Hierarchy::V2 { base, .. } = cgroup::v2_delegated(&mount) else {
         panic!("cannot make cgroups in {}: run as root", mount.display())
     };
+    (mount, base)
+}
+
+/// The cgroup v2 code, run for real on this machine's v2 hierarchy: here it
+/// has no `memory` or `pids` controller (both are v1's: a controller is in
+/// one hierarchy only), so what this shows is the v2 cgroup made and joined,
+/// `cpu.stat` counting background children, and the end killing them all;
+/// `memory.max` and `pids.max` are not exercised here (docs/process-sandbox.md).
+#[test]
+fn a_cgroup_v2_folder_counts_the_cpu_of_every_process_and_ends_them_all() {
+    let (_, base) = v2_hierarchy();
     let marker = format!("CLUE_SANDBOX_V2={}", std::process::id());
     let (name, value) = marker.split_once('=').unwrap();
     let limits = ProcessLimits {
@@ -605,14 +612,7 @@ fn a_bot_sees_its_own_cgroups_and_not_the_other_bots() {
 /// `cgroup2` file system is mounted, and nothing above or beside it.
 #[test]
 fn on_cgroup_v2_a_bot_sees_its_own_cgroup_only() {
-    use sandbox::cgroup::{self, Hierarchy};
-    let mountinfo = std::fs::read_to_string("/proc/self/mountinfo").unwrap();
-    let (mount, _) = cgroup::parse_v2_location(&mountinfo, "0::/\n").unwrap_or_else(|| {
-        panic!("no cgroup2 file system mounted: this test needs one (systemd mounts it)")
-    });
-    let Hierarchy::V2 { base, .. } = cgroup::v2_delegated(&mount) else {
-        panic!("cannot make cgroups in {}: run as root", mount.display())
-    };
+    let (mount, base) = v2_hierarchy();
     let policy = sandbox::SandboxPolicy {
         cgroup_v2: Some(base),
         ..sandbox::SandboxPolicy::on()

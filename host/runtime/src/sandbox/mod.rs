@@ -558,6 +558,7 @@ fn fs_plan(
             }
         }
         let dst = c_path(&inside(&at))?;
+        let masking = matches!(entry, Entry::Mask(_));
         match entry {
             Entry::Symlink(target) => steps.push(sys::Step::Symlink {
                 target: c_path(&target)?,
@@ -576,20 +577,17 @@ fn fs_plan(
                     device,
                 });
             }
-            Entry::Tmpfs(options) => {
+            Entry::Tmpfs(options) | Entry::Mask(options) => {
                 made.insert(at.clone());
-                steps.push(sys::Step::Mkdir(dst.clone()));
-                steps.push(sys::Step::Tmpfs {
-                    dst,
-                    options: c_string(options.as_bytes())?,
+                steps.push(if masking {
+                    // Detached rather than only covered: a JVM reads its
+                    // cgroup from `/proc/self/mountinfo`, and HotSpot takes
+                    // the first of two mounts of a controller, which would
+                    // be the host's.
+                    sys::Step::Detach(dst.clone())
+                } else {
+                    sys::Step::Mkdir(dst.clone())
                 });
-            }
-            Entry::Mask(options) => {
-                // Detached rather than only covered: a JVM reads its cgroup
-                // from `/proc/self/mountinfo`, and HotSpot takes the first
-                // of two mounts of a controller, which would be the host's.
-                made.insert(at.clone());
-                steps.push(sys::Step::Detach(dst.clone()));
                 steps.push(sys::Step::Tmpfs {
                     dst,
                     options: c_string(options.as_bytes())?,
