@@ -275,24 +275,49 @@ static NEXT: AtomicU64 = AtomicU64::new(0);
 
 /// The empty folder every bot's root is mounted on. The mount is made in the
 /// bot's own mount namespace, so the host never sees it and one folder
-/// serves every bot, concurrent ones included. Made once per host process
-/// and removed when it exits (`atexit`): a folder made and removed per bot
-/// cost 1 to 3 ms of every start on this machine's ext4 `/tmp`
-/// (docs/process-sandbox.md, "Cost").
+/// serves every bot, concurrent ones and other host processes' included: a
+/// folder made and removed per bot cost 1 to 3 ms of every start on this
+/// machine's ext4 `/tmp` (docs/process-sandbox.md, "Cost").
+///
+/// It is `clue-bots-<uid>` in the temporary folder, made once and kept, as
+/// `tmux` keeps `/tmp/tmux-<uid>`: a folder per host process removed at
+/// exit was left behind by every host killed with `SIGKILL`. It is used
+/// only if it is a real folder (not a link) owned by this user with mode
+/// 0700; when another user holds that name, each host makes a folder of
+/// its own and removes it at exit, as before.
 fn mount_point() -> Result<PathBuf, SandboxError> {
     static POINT: std::sync::Mutex<Option<PathBuf>> = std::sync::Mutex::new(None);
     let mut point = POINT.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(path) = point.as_ref() {
         return Ok(path.clone());
     }
-    let path = tempfile::Builder::new()
-        .prefix("clue-bots-")
-        .tempdir()
-        .map_err(SandboxError::Scratch)?
-        .keep();
-    sys::remove_at_exit(c_path(&path)?);
+    let (uid, _) = sys::host_ids();
+    let path = match shared_mount_point(&std::env::temp_dir(), uid) {
+        Some(path) => path,
+        None => {
+            let path = tempfile::Builder::new()
+                .prefix("clue-bots-")
+                .tempdir()
+                .map_err(SandboxError::Scratch)?
+                .keep();
+            sys::remove_at_exit(c_path(&path)?);
+            path
+        }
+    };
     *point = Some(path.clone());
     Ok(path)
+}
+
+/// `dir/clue-bots-<uid>`, made with mode 0700 if missing; `None` unless it
+/// is then a folder (not a link) that `uid` owns and nobody else may enter.
+fn shared_mount_point(dir: &Path, uid: u32) -> Option<PathBuf> {
+    use std::os::unix::fs::{DirBuilderExt, MetadataExt};
+    let path = dir.join(format!("clue-bots-{uid}"));
+    // Another host may make it at the same moment: "already exists" is fine.
+    let _ = std::fs::DirBuilder::new().mode(0o700).create(&path);
+    let meta = std::fs::symlink_metadata(&path).ok()?;
+    let usable = meta.file_type().is_dir() && meta.uid() == uid && meta.mode() & 0o077 == 0;
+    usable.then_some(path)
 }
 
 /// Prepares the sandbox of a bot started as `argv` in `dir`, with the
@@ -1038,5 +1063,42 @@ mod tests {
             vec![here.join("src"), here.join("src/../tests")]
         );
         assert!(climbed_through(&here.join("tests/process_bots")).is_empty());
+    }
+
+    #[test]
+    fn the_shared_mount_point_is_made_private_and_refused_when_not_ours() {
+        use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+        let dir = tempfile::tempdir().expect("a scratch folder");
+        let (uid, _) = sys::host_ids();
+        let made = shared_mount_point(dir.path(), uid).expect("made where missing");
+        assert_eq!(made, dir.path().join(format!("clue-bots-{uid}")));
+        let mode = std::fs::metadata(&made)
+            .expect("it is there")
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o700, "nobody else may enter it: {mode:o}");
+        assert_eq!(
+            shared_mount_point(dir.path(), uid),
+            Some(made.clone()),
+            "kept and reused"
+        );
+        // Made by someone else: here `clue-bots-<uid + 1>`, which this user
+        // owns, asked for by user `uid + 1`.
+        std::fs::DirBuilder::new()
+            .mode(0o700)
+            .create(dir.path().join(format!("clue-bots-{}", uid + 1)))
+            .expect("made");
+        assert_eq!(shared_mount_point(dir.path(), uid + 1), None);
+        // Open to others, or a link to a folder of ours: refused.
+        std::fs::set_permissions(&made, std::fs::Permissions::from_mode(0o755))
+            .expect("the mode is changed");
+        assert_eq!(shared_mount_point(dir.path(), uid), None);
+        std::fs::remove_dir(&made).expect("removed");
+        let target = dir.path().join("elsewhere");
+        std::fs::create_dir(&target).expect("made");
+        std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o700))
+            .expect("the mode is changed");
+        std::os::unix::fs::symlink(&target, &made).expect("the link is made");
+        assert_eq!(shared_mount_point(dir.path(), uid), None);
     }
 }
