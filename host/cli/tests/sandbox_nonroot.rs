@@ -3,9 +3,10 @@
 //! init, a fork of the host, has it too. This file runs the real binary as
 //! an unprivileged user (`nobody`, dropped to in the child process when the
 //! test runs as root, as in CI; as itself otherwise), with a secret in its
-//! command line, and the zoo's `read-host-proc` and `kill-scan` bots: no
-//! game may show a bot reading a byte of `/proc/1/cmdline` or `environ` or
-//! reaching a process with a signal.
+//! command line, and the zoo's `read-host-proc`, `kill-scan` and
+//! `read-cgroups` bots: no game may show a bot reading a byte of
+//! `/proc/1/cmdline` or `environ`, reaching a process with a signal, or
+//! reading another cgroup's memory or CPU count.
 //!
 //! What stops them, found here: `/proc` is mounted `hidepid=2`, which hides
 //! every process the viewer may not `ptrace`, and the bot may not: the init
@@ -39,6 +40,34 @@ fn a_non_root_host_shows_its_bots_no_command_line_and_no_signal_reaches_it() {
     let zoo = built().join("debug/zoo-process");
     let read_proc = format!("{} read-host-proc", zoo.display());
     let kill_scan = format!("{} kill-scan", zoo.display());
+    play_as_non_root(&format!(
+        "  - {{name: notebook, kind: builtin, path: notebook}}
+  - {{name: read-proc, kind: jsonl, command: \"{read_proc}\"}}
+  - {{name: kill-scan, kind: jsonl, command: \"{kill_scan}\"}}
+"
+    ));
+}
+
+/// A non-root host makes no cgroups of its bots' own, and its bots see none
+/// of the machine's: the zoo's `read-cgroups` finds no count to read under
+/// `/sys/fs/cgroup` (the host's tree, locked by the user namespace, is
+/// covered by an empty `tmpfs`).
+#[test]
+fn a_non_root_hosts_bots_read_no_cgroup() {
+    let zoo = built().join("debug/zoo-process");
+    let read_cgroups = format!("{} read-cgroups", zoo.display());
+    play_as_non_root(&format!(
+        "  - {{name: notebook, kind: builtin, path: notebook}}
+  - {{name: read-cgroups, kind: jsonl, command: \"{read_cgroups}\"}}
+  - {{name: notebook-2, kind: builtin, path: notebook}}
+"
+    ));
+}
+
+/// Runs a 3-player Speed Clue tournament of `bots` (YAML list entries) at
+/// every seating as an unprivileged user, and checks that every game ended
+/// and no seat was disqualified.
+fn play_as_non_root(bots: &str) {
     let dir = tempfile::tempdir().expect("a scratch directory");
     let root = euid() == 0;
     if root {
@@ -55,10 +84,7 @@ seed: 15
 limits: {{time_per_call_ms: {}}}
 schedule: {{kind: all-seatings, repeats: 1}}
 bots:
-  - {{name: notebook, kind: builtin, path: notebook}}
-  - {{name: read-proc, kind: jsonl, command: \"{read_proc}\"}}
-  - {{name: kill-scan, kind: jsonl, command: \"{kill_scan}\"}}
-",
+{bots}",
         LIMIT.as_millis()
     );
     std::fs::write(&file, &text).expect("the tournament file is written");
@@ -91,8 +117,9 @@ bots:
     assert_eq!(games.len(), 6, "{text}");
     for game in &games {
         // Each zoo bot panics with "sandbox escaped: ..." (a `crash`) when
-        // it read a non-zero byte of `/proc/1/cmdline` or `environ`, or a
-        // signal to a process it found in `/proc` would have landed.
+        // it read a non-zero byte of `/proc/1/cmdline` or `environ`, when a
+        // signal to a process it found in `/proc` would have landed, or
+        // when it read a count of a cgroup not its own.
         for seat in &game.seats {
             assert_ne!(
                 seat.outcome, "disqualified",
