@@ -41,8 +41,17 @@ fn free_port() -> u16 {
 impl Browser {
     fn start() -> Browser {
         let port = free_port();
+        let profile =
+            std::env::temp_dir().join(format!("clue-web-test-{}-{port}", std::process::id()));
+        // Chromium makes its `scoped_dir`s in TMPDIR and leaves them when
+        // chromedriver is killed: keep them in the profile folder, which is
+        // removed with the browser.
+        let scratch = profile.join("tmp");
+        std::fs::create_dir_all(&scratch).expect("the browser's scratch folder is made");
+        let profile_guard = TempDir(profile.clone());
         let mut driver = Command::new("chromedriver")
             .arg(format!("--port={port}"))
+            .env("TMPDIR", &scratch)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -64,8 +73,6 @@ impl Browser {
             }
         });
         let addr = format!("127.0.0.1:{port}");
-        let profile =
-            std::env::temp_dir().join(format!("clue-web-test-{}-{port}", std::process::id()));
         let binary = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
             .into_iter()
             .find(|p| std::path::Path::new(p).exists())
@@ -90,7 +97,7 @@ impl Browser {
             driver,
             addr,
             session,
-            _profile: TempDir(profile),
+            _profile: profile_guard,
         }
     }
 
