@@ -394,6 +394,39 @@ fn host_calls_are_paid_for_in_fuel() {
     assert_eq!(max, budget, "the call used exactly its budget");
 }
 
+/// Host work whose size the guest sets in one call is paid for by that
+/// size or refused: polling a long list is charged per entry, handing the
+/// host more than 8 KiB in one call traps, and a bot may hold at most
+/// 10,000 handles (each holds host memory its memory limit does not count).
+/// Before, the poller and the lifter each held one call for the whole
+/// wall-clock backstop (`timeout`), and the hoarder played on holding
+/// 20,000 pollables. The wall clock is set far off, so only fuel and the
+/// caps can end these calls.
+#[test]
+fn host_work_sized_by_the_guest_is_paid_for_or_refused() {
+    let limits = WasmLimits {
+        wall_per_call: Duration::from_secs(120),
+        ..WasmLimits::default()
+    };
+    let play =
+        |name: &str, seed| speedclue_with(Box::new(wasm(&guest(name), limits.clone())), seed);
+    // A million polls of a 500-entry list: 500 million entries.
+    let record = play("poller", 10);
+    assert_contained(&record, DqReason::OutOfFuel);
+    // A host name of 1 MiB.
+    let detail = assert_contained(&play("lifter", 11), DqReason::Crash);
+    assert!(
+        detail.contains("too much data is being copied between the host and the guest"),
+        "the lifter was stopped by the cap on what one call hands over: {detail}"
+    );
+    // 20,000 pollables kept.
+    let detail = assert_contained(&play("hoarder", 12), DqReason::Crash);
+    assert!(
+        detail.contains("store handle limit exceeded"),
+        "the hoarder was stopped by the cap on handles: {detail}"
+    );
+}
+
 /// Every wasm seat of the record finished without a fault of the runtime.
 fn assert_clean(record: &GameRecord) {
     for seat in &record.seats {

@@ -327,6 +327,8 @@ impl Live {
         let mut store = Store::new(engine, HostState::new(limits, seed));
         store.limiter(|state| &mut state.limits);
         store.call_hook(sandbox::charge_host_calls);
+        store.set_hostcall_fuel(sandbox::HOSTCALL_BYTES);
+        store.set_max_component_handles(sandbox::MAX_HANDLES);
         arm(&mut store, limits);
         let bot = match pre {
             Pre::V0_1(pre) => pre.instantiate(&mut store).map(Instance::V0_1),

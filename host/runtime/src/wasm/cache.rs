@@ -11,8 +11,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use sha2::{Digest, Sha256};
-use wasmtime::component::{Component, Linker};
+use wasmtime::component::{Component, Linker, Resource};
 use wasmtime::{Config, Engine};
+use wasmtime_wasi::p2::DynPollable;
 
 use super::sandbox::HostState;
 
@@ -56,7 +57,8 @@ fn shared() -> Result<&'static Shared, String> {
 /// Replaces WASI's timers (`subscribe-duration`, `subscribe-instant`) with
 /// pollables that are ready at once. WASI would sleep on the host's clock,
 /// where the epoch cannot interrupt it; here a bot's sleep returns at once,
-/// like its clock, which only counts (see `sandbox`).
+/// like its clock, which only counts (see `sandbox`). And `poll`, which
+/// does host work per entry of its list, is charged by that length.
 fn no_sleeping(linker: &mut Linker<HostState>) -> wasmtime::Result<()> {
     linker.allow_shadowing(true);
     let mut clock = linker.instance("wasi:clocks/monotonic-clock@0.2.12")?;
@@ -66,6 +68,14 @@ fn no_sleeping(linker: &mut Linker<HostState>) -> wasmtime::Result<()> {
     clock.func_wrap("subscribe-instant", |mut store, (_,): (u64,)| {
         Ok((store.data_mut().ready_pollable()?,))
     })?;
+    // `poll` charged by the length of its list (`sandbox::POLL_ENTRY_FUEL`).
+    let mut poll = linker.instance("wasi:io/poll@0.2.12")?;
+    poll.func_wrap(
+        "poll",
+        |mut store, (pollables,): (Vec<Resource<DynPollable>>,)| {
+            Ok((store.data_mut().poll(pollables)?,))
+        },
+    )?;
     linker.allow_shadowing(false);
     Ok(())
 }

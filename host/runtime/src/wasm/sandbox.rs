@@ -41,6 +41,29 @@ pub const HOST_CALL_FUEL: u64 = 1_000;
 /// each call). Output is capped per call ([`WasmLimits::output_per_call`]).
 pub const HOST_BYTE_FUEL: u64 = 1;
 
+/// Fuel per pollable a guest lists in one `wasi:io/poll.poll`: the host
+/// looks up and polls each entry, so a guest naming one pollable 90,000
+/// times in a loop of such calls held a call for the whole wall-clock
+/// backstop (16 s) on 1,000 fuel a call. Measured here: about 0.1
+/// microseconds an entry; this charges ten times that, as the flat fee
+/// does for a call. A bot waits on one or two pollables at a time.
+pub const POLL_ENTRY_FUEL: u64 = 1_000;
+
+/// Bytes a guest may hand the host in one call (wasmtime's "hostcall
+/// fuel": lifted strings and lists), over the 4 KiB a write takes
+/// ([`Captured`] permits 4 KiB a write, as WASI's `blocking-write-and-flush`
+/// does). Lifting is host work the flat fee covers only when the bytes are
+/// few: wasmtime's default of 128 MiB let a guest have the host copy and
+/// check its whole 16 MiB memory as a host name, a few milliseconds, for
+/// 1,000 fuel a call. A call that hands over more traps.
+pub const HOSTCALL_BYTES: usize = 8 << 10;
+
+/// Handles (resources and borrows) a guest may hold at once in its store.
+/// Each holds some host memory that the memory limit does not count;
+/// wasmtime's default of 100,000 let a guest that kept pollables hold
+/// about 28 MB of the host's memory. A bot holds a few.
+pub const MAX_HANDLES: usize = 10_000;
+
 /// The data of one bot's store.
 pub struct HostState {
     wasi: WasiCtx,
@@ -50,6 +73,9 @@ pub struct HostState {
     pub stderr: Captured,
     /// Bytes of metered host work done since the last host call returned.
     host_bytes: Arc<AtomicU64>,
+    /// Fuel owed for host work a host function counted itself (`poll`'s
+    /// list), paid as the call returns.
+    owed: u64,
 }
 
 impl WasiView for HostState {
@@ -97,6 +123,7 @@ impl HostState {
             stdout,
             stderr,
             host_bytes,
+            owed: 0,
         }
     }
 }
@@ -111,11 +138,13 @@ pub fn charge_host_calls(
 ) -> wasmtime::Result<()> {
     let cost = match hook {
         CallHook::CallingHost => HOST_CALL_FUEL,
-        CallHook::ReturningFromHost => store
-            .data()
-            .host_bytes
-            .swap(0, Ordering::Relaxed)
-            .saturating_mul(HOST_BYTE_FUEL),
+        CallHook::ReturningFromHost => {
+            let state = store.data_mut();
+            let bytes = state.host_bytes.swap(0, Ordering::Relaxed);
+            bytes
+                .saturating_mul(HOST_BYTE_FUEL)
+                .saturating_add(std::mem::take(&mut state.owed))
+        }
         CallHook::CallingWasm | CallHook::ReturningFromWasm => return Ok(()),
     };
     let left = store.get_fuel()?;
@@ -160,6 +189,15 @@ impl<R: rand::Rng> rand::TryRng for Metered<R> {
 }
 
 impl HostState {
+    /// `wasi:io/poll.poll`, charged [`POLL_ENTRY_FUEL`] per entry.
+    pub fn poll(&mut self, pollables: Vec<Resource<DynPollable>>) -> wasmtime::Result<Vec<u32>> {
+        let entries = u64::try_from(pollables.len()).unwrap_or(u64::MAX);
+        self.owed = self
+            .owed
+            .saturating_add(entries.saturating_mul(POLL_ENTRY_FUEL));
+        wasmtime_wasi::p2::bindings::sync::io::poll::Host::poll(&mut self.table, pollables)
+    }
+
     /// A pollable that is ready at once, for the clock's timers.
     pub fn ready_pollable(&mut self) -> wasmtime::Result<Resource<DynPollable>> {
         let ready = self.table.push(Ready)?;
@@ -391,7 +429,8 @@ impl OutputStream for Captured {
     }
 
     fn check_write(&mut self) -> StreamResult<usize> {
-        Ok(64 * 1024)
+        // What `blocking-write-and-flush` takes; within [`HOSTCALL_BYTES`].
+        Ok(4096)
     }
 }
 
