@@ -217,7 +217,8 @@ fn note(behaviour: &str, runtime: Runtime) -> Option<&'static str> {
             NativeTrusted,
         ) => "trusted code is the host",
         ("fork-bomb", Jsonl) => "its process group is killed with it",
-        ("long-name", NativeTrusted | Wasm) => "a name is not a line: no cap",
+        ("long-name", NativeTrusted) => "a name is not a line: no cap",
+        ("long-name", Wasm) => "a call hands the host at most 8 KiB: returning the name traps",
         ("loop-name", Wasm) => "the name is asked at load, under the default fuel",
         ("loop-name", Native | Jsonl) => "the hello's start-up limit, 5 s",
         ("long-name", Native | Jsonl) => "the hello is a line over the 64 KiB cap",
@@ -303,6 +304,9 @@ fn observe(behaviour: &str, runtime: Runtime, seed: u64, marker: &str) -> Observ
                     took.as_secs_f64(),
                     HANG_GUARD.as_secs()
                 ));
+            }
+            if let Some(why) = note(behaviour, runtime) {
+                text.push_str(&format!("; {why}"));
             }
             return Observed {
                 text,
