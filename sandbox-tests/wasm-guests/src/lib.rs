@@ -3,8 +3,8 @@
 
 use clue_plugin_api::*;
 
-/// Plays the first legal answer to everything; `on_suggest` runs at its first
-/// suggestion instead of suggesting.
+/// Plays the first legal answer to everything; `on_suggest` runs before each
+/// suggestion (most examples never get past their first).
 pub struct Hostile {
     setup: Option<Setup>,
     on_suggest: fn(),
@@ -63,7 +63,7 @@ impl Player for Hostile {
     }
 }
 
-/// Declares a `Default` bot type running `$body` at its first suggestion and
+/// Declares a `Default` bot type running `$body` before each suggestion and
 /// exports it.
 #[macro_export]
 macro_rules! hostile {
