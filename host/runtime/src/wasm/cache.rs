@@ -38,6 +38,7 @@ fn shared() -> Result<&'static Shared, String> {
             let mut linker = Linker::new(&engine);
             wasmtime_wasi::p2::add_to_linker_sync(&mut linker).map_err(|e| format!("{e:#}"))?;
             no_sleeping(&mut linker).map_err(|e| format!("{e:#}"))?;
+            charged_poll(&mut linker).map_err(|e| format!("{e:#}"))?;
             let ticker = engine.clone();
             std::thread::Builder::new()
                 .name("clue-wasm-epoch".into())
@@ -57,8 +58,7 @@ fn shared() -> Result<&'static Shared, String> {
 /// Replaces WASI's timers (`subscribe-duration`, `subscribe-instant`) with
 /// pollables that are ready at once. WASI would sleep on the host's clock,
 /// where the epoch cannot interrupt it; here a bot's sleep returns at once,
-/// like its clock, which only counts (see `sandbox`). And `poll`, which
-/// does host work per entry of its list, is charged by that length.
+/// like its clock, which only counts (see `sandbox`).
 fn no_sleeping(linker: &mut Linker<HostState>) -> wasmtime::Result<()> {
     linker.allow_shadowing(true);
     let mut clock = linker.instance("wasi:clocks/monotonic-clock@0.2.12")?;
@@ -68,7 +68,14 @@ fn no_sleeping(linker: &mut Linker<HostState>) -> wasmtime::Result<()> {
     clock.func_wrap("subscribe-instant", |mut store, (_,): (u64,)| {
         Ok((store.data_mut().ready_pollable()?,))
     })?;
-    // `poll` charged by the length of its list (`sandbox::POLL_ENTRY_FUEL`).
+    linker.allow_shadowing(false);
+    Ok(())
+}
+
+/// Replaces WASI's `poll`, which does host work per entry of its list, with
+/// one charged by that length (`sandbox::POLL_ENTRY_FUEL`).
+fn charged_poll(linker: &mut Linker<HostState>) -> wasmtime::Result<()> {
+    linker.allow_shadowing(true);
     let mut poll = linker.instance("wasi:io/poll@0.2.12")?;
     poll.func_wrap(
         "poll",

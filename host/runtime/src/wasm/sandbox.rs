@@ -71,11 +71,9 @@ pub struct HostState {
     pub limits: Limits,
     pub stdout: Captured,
     pub stderr: Captured,
-    /// Bytes of metered host work done since the last host call returned.
-    host_bytes: Arc<AtomicU64>,
-    /// Fuel owed for host work a host function counted itself (`poll`'s
-    /// list), paid as the call returns.
-    owed: u64,
+    /// Fuel owed for metered host work (random bytes, `poll`'s list) done
+    /// since the last host call returned; paid as the call returns.
+    owed: Arc<AtomicU64>,
 }
 
 impl WasiView for HostState {
@@ -93,10 +91,10 @@ impl HostState {
     pub fn new(limits: &WasmLimits, seed: u64) -> HostState {
         let stdout = Captured::new(limits.output_bytes, limits.output_per_call);
         let stderr = Captured::new(limits.output_bytes, limits.output_per_call);
-        let host_bytes = Arc::new(AtomicU64::new(0));
+        let owed = Arc::new(AtomicU64::new(0));
         let metered = |rng| Metered {
             rng,
-            bytes: host_bytes.clone(),
+            owed: owed.clone(),
         };
         let wasi = WasiCtxBuilder::new()
             .stdout(stdout.clone())
@@ -122,15 +120,13 @@ impl HostState {
             limits: Limits::new(limits),
             stdout,
             stderr,
-            host_bytes,
-            owed: 0,
+            owed,
         }
     }
 }
 
 /// The store's call hook: charges [`HOST_CALL_FUEL`] as the guest calls into
-/// the host, and [`HOST_BYTE_FUEL`] per byte of metered work as the call
-/// returns. A charge the fuel left cannot pay is `out-of-fuel`, as running
+/// the host, and the fuel its metered work owes as the call returns. A charge the fuel left cannot pay is `out-of-fuel`, as running
 /// out between operators is.
 pub fn charge_host_calls(
     mut store: StoreContextMut<'_, HostState>,
@@ -138,13 +134,7 @@ pub fn charge_host_calls(
 ) -> wasmtime::Result<()> {
     let cost = match hook {
         CallHook::CallingHost => HOST_CALL_FUEL,
-        CallHook::ReturningFromHost => {
-            let state = store.data_mut();
-            let bytes = state.host_bytes.swap(0, Ordering::Relaxed);
-            bytes
-                .saturating_mul(HOST_BYTE_FUEL)
-                .saturating_add(std::mem::take(&mut state.owed))
-        }
+        CallHook::ReturningFromHost => store.data().owed.swap(0, Ordering::Relaxed),
         CallHook::CallingWasm | CallHook::ReturningFromWasm => return Ok(()),
     };
     let left = store.get_fuel()?;
@@ -155,16 +145,17 @@ pub fn charge_host_calls(
     store.set_fuel(left - cost)
 }
 
-/// A random source that counts the bytes it makes, for
+/// A random source that charges [`HOST_BYTE_FUEL`] per byte it makes, for
 /// [`charge_host_calls`].
 struct Metered<R> {
     rng: R,
-    bytes: Arc<AtomicU64>,
+    owed: Arc<AtomicU64>,
 }
 
 impl<R> Metered<R> {
     fn count(&self, bytes: usize) {
-        self.bytes.fetch_add(bytes as u64, Ordering::Relaxed);
+        let fuel = (bytes as u64).saturating_mul(HOST_BYTE_FUEL);
+        self.owed.fetch_add(fuel, Ordering::Relaxed);
     }
 }
 
@@ -192,9 +183,8 @@ impl HostState {
     /// `wasi:io/poll.poll`, charged [`POLL_ENTRY_FUEL`] per entry.
     pub fn poll(&mut self, pollables: Vec<Resource<DynPollable>>) -> wasmtime::Result<Vec<u32>> {
         let entries = u64::try_from(pollables.len()).unwrap_or(u64::MAX);
-        self.owed = self
-            .owed
-            .saturating_add(entries.saturating_mul(POLL_ENTRY_FUEL));
+        self.owed
+            .fetch_add(entries.saturating_mul(POLL_ENTRY_FUEL), Ordering::Relaxed);
         wasmtime_wasi::p2::bindings::sync::io::poll::Host::poll(&mut self.table, pollables)
     }
 
