@@ -625,3 +625,139 @@ fn on_cgroup_v2_a_bot_sees_its_own_cgroup_only() {
         "the bot sees its own v2 cgroup, and its CPU count, only: {seen:?}, not {expected:?}..."
     );
 }
+
+/// The watcher of [`colluding_bots_cannot_signal_through_locks_or_file_watches`]:
+/// it watches a file every bot may read (Python's `os.py`) with each kind of
+/// file watch the kernel offers, prints `watching`, waits for a line, then
+/// reports what each watch saw, whether another bot holds a lock on the
+/// file, and whether its first page is cached.
+const WATCHER: &str = r#"
+import ctypes, fcntl, os, signal, struct, sys
+path = os.__file__
+libc = ctypes.CDLL(None, use_errno=True)
+libc.fanotify_mark.argtypes = [ctypes.c_int, ctypes.c_uint, ctypes.c_uint64, ctypes.c_int, ctypes.c_char_p]
+f = open(path, 'rb')
+out = []
+signals = []
+signal.signal(signal.SIGIO, lambda *_: signals.append(1))
+def watch(name, init, mark):
+    fd = init()
+    if fd < 0:
+        out.append(f'{name}:refused-{ctypes.get_errno()}')
+        return None
+    if mark(fd) < 0:
+        out.append(f'{name}:mark-refused-{ctypes.get_errno()}')
+        return None
+    return fd
+# IN_ACCESS | IN_OPEN, and the same for fanotify (FAN_REPORT_FID | FAN_NONBLOCK, FAN_MARK_ADD).
+ino = watch('inotify', lambda: libc.inotify_init1(os.O_NONBLOCK),
+            lambda fd: libc.inotify_add_watch(fd, path.encode(), 0x21))
+fan = watch('fanotify', lambda: libc.fanotify_init(0x202, os.O_RDONLY),
+            lambda fd: libc.fanotify_mark(fd, 1, 0x21, -100, path.encode()))
+folder = os.open(os.path.dirname(path), os.O_RDONLY)
+try:
+    fcntl.fcntl(folder, fcntl.F_NOTIFY, fcntl.DN_ACCESS | fcntl.DN_MULTISHOT)
+    dnotify = True
+except OSError as e:
+    out.append(f'dnotify:refused-{e.errno}')
+    dnotify = False
+print('watching', flush=True)
+sys.stdin.readline()
+def events(fd):
+    try:
+        return 'events' if os.read(fd, 65536) else 'quiet'
+    except BlockingIOError:
+        return 'quiet'
+if ino is not None:
+    out.append('inotify:' + events(ino))
+if fan is not None:
+    out.append('fanotify:' + events(fan))
+if dnotify:
+    out.append('dnotify:' + ('events' if signals else 'quiet'))
+try:
+    fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    out.append('flock:free')
+except BlockingIOError:
+    out.append('flock:held')
+# F_GETLK reports a conflicting lock of either kind, POSIX or open file description.
+probe = struct.pack('hhqqi4x', fcntl.F_WRLCK, 0, 0, 0, 0)
+kind = struct.unpack('hhqqi4x', fcntl.fcntl(f.fileno(), fcntl.F_GETLK, probe))[0]
+out.append('fcntl:' + ('free' if kind == fcntl.F_UNLCK else 'held'))
+# The page cache, asked without timing: is the page the signaller read cached?
+try:
+    os.preadv(f.fileno(), [bytearray(1)], 0, os.RWF_NOWAIT)
+    out.append('nowait:cached')
+except BlockingIOError:
+    out.append('nowait:cold')
+except OSError as e:
+    out.append(f'nowait:refused-{e.errno}')
+stat = (ctypes.c_uint64 * 5)()
+span = (ctypes.c_uint64 * 2)(0, 4096)
+if libc.syscall(451, f.fileno(), span, stat, 0) == 0:
+    out.append(f'cachestat:{stat[0]}')
+else:
+    out.append(f'cachestat:refused-{ctypes.get_errno()}')
+print(' '.join(out), flush=True)
+"#;
+
+/// The signaller: locks the same file every way a process can (`flock`, a
+/// POSIX read lock, an open file description's read lock), reads it three
+/// times, prints `signalled` and holds the locks until its input ends.
+const SIGNALLER: &str = r#"
+import fcntl, os, struct, sys
+path = os.__file__
+f = open(path, 'rb')
+fcntl.flock(f, fcntl.LOCK_EX)
+fcntl.lockf(f, fcntl.LOCK_SH)
+fcntl.fcntl(f.fileno(), fcntl.F_OFD_SETLK, struct.pack('hhqqi4x', fcntl.F_RDLCK, 0, 0, 0, 0))
+for _ in range(3):
+    with open(path, 'rb') as g:
+        g.read(1)
+print('signalled', flush=True)
+sys.stdin.readline()
+"#;
+
+/// Two bots of one game see the same system files through their read-only
+/// binds, so a lock taken on one, a watch on it, or a question to the page
+/// cache about it would be a clean, noise-free channel between colluding
+/// entrants (one tells the other its hand). Locks are taken without effect
+/// (the call succeeds, so a program that locks its own files still runs);
+/// file watches and the page-cache probes that need no clock are refused.
+/// The watcher sees nothing of the signaller, and the signaller runs
+/// unhindered. (Timing a read still tells a cached page from a cold one:
+/// docs/process-sandbox.md.)
+#[test]
+fn colluding_bots_cannot_signal_through_locks_or_file_watches() {
+    let limits = ProcessLimits {
+        sandbox: sandbox::SandboxPolicy::on(),
+        ..ProcessLimits::default()
+    };
+    let spawn = |program: &str| {
+        let argv = ["python3", "-c", program].map(String::from);
+        BotProcess::spawn(&argv, &limits).unwrap_or_else(|e| panic!("cannot start a bot: {e}"))
+    };
+    let mut watcher = spawn(WATCHER);
+    let line = watcher
+        .recv(Duration::from_secs(20), "watching")
+        .unwrap_or_else(|f| panic!("no line: {f:?}; stderr {}", watcher.stderr().text()));
+    assert_eq!(line, "watching");
+    let mut signaller = spawn(SIGNALLER);
+    let line = signaller
+        .recv(Duration::from_secs(20), "signalled")
+        .unwrap_or_else(|f| panic!("no line: {f:?}; stderr {}", signaller.stderr().text()));
+    assert_eq!(line, "signalled", "the signaller's locks and reads succeed");
+    watcher.send("look").unwrap();
+    let seen = watcher
+        .recv(Duration::from_secs(20), "what it saw")
+        .unwrap_or_else(|f| panic!("no line: {f:?}; stderr {}", watcher.stderr().text()));
+    let (eperm, eopnotsupp) = (1, 95);
+    assert_eq!(
+        seen,
+        format!(
+            "inotify:refused-{eperm} fanotify:refused-{eperm} dnotify:refused-{eperm} \
+             flock:free fcntl:free nowait:refused-{eopnotsupp} cachestat:refused-{eperm}"
+        ),
+        "the watcher saw the signaller"
+    );
+    drop(signaller);
+}

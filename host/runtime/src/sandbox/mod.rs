@@ -31,7 +31,11 @@
 //!   `setns`, `clone` with a namespace flag; `clone3`, whose flags a filter
 //!   cannot read, answers `ENOSYS` so that libc falls back to `clone`), bpf,
 //!   keyrings, perf, kexec, modules, `process_vm_*`, reboot, swap,
-//!   `userfaultfd`, `io_uring`; sockets of any family but Unix
+//!   `userfaultfd`, `io_uring`, file watches (`inotify`, `fanotify`,
+//!   `F_NOTIFY`), probes of the page cache (`cachestat`, `preadv2`'s
+//!   `RWF_NOWAIT`); locks (`flock`, `fcntl`'s) taken without effect: so that
+//!   two bots cannot signal through the system files they both see;
+//!   sockets of any family but Unix
 //!   (`EAFNOSUPPORT`), and for a Speed Clue bot any but Unix and TCP;
 //!   every x32 system call (on x86-64: the rules name native numbers, and
 //!   x32 shares the native architecture); a call of another architecture
@@ -791,18 +795,32 @@ const DENIED: &[&str] = &[
     "mount_setattr",
     "fspick",
     "fsconfig",
+    // File watches: two bots see the same system files through their
+    // read-only binds, so a watch on one would hear the other open or read
+    // it, a clean channel between colluding entrants (fcntl's `F_NOTIFY`
+    // too: [`seccomp_filters`]).
+    "inotify_init",
+    "inotify_init1",
+    "fanotify_init",
+    // It tells which pages of a file are cached: a bot reads a page of a
+    // shared file, another finds it cached (`preadv2`'s `RWF_NOWAIT` too:
+    // [`seccomp_filters`]).
+    "cachestat",
     // Its operations (sockets among them) would pass the filters unseen.
     "io_uring_setup",
     "io_uring_enter",
     "io_uring_register",
 ];
 
-/// The filters, installed in order: `EPERM` for [`DENIED`] and for `clone`
-/// with a namespace flag; `ENOSYS` for `clone3` (its flags are behind a
-/// pointer a filter cannot read; libc then falls back to `clone`, as under
-/// Docker's profile); the sockets ([`socket_filters`]); and, on x86-64,
-/// `EPERM` for every x32 system call, which the rules by number would not
-/// see ([`sys::x32_filter`]).
+/// The filters, installed in order: `EPERM` for [`DENIED`], for `clone`
+/// with a namespace flag and for `fcntl`'s `F_NOTIFY` (a folder watch);
+/// `ENOSYS` for `clone3` (its flags are behind a pointer a filter cannot
+/// read; libc then falls back to `clone`, as under Docker's profile);
+/// success without effect for locks (`flock`, `fcntl`'s `F_SETLK`,
+/// `F_SETLKW` and their open file description forms); `EOPNOTSUPP` for
+/// `preadv2` with `RWF_NOWAIT` (a probe of the page cache); the sockets
+/// ([`socket_filters`]); and, on x86-64, `EPERM` for every x32 system call,
+/// which the rules by number would not see ([`sys::x32_filter`]).
 fn seccomp_filters(tcp: bool) -> Result<Vec<seccompiler::BpfProgram>, SandboxError> {
     use seccompiler::{
         SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter, SeccompRule,
@@ -826,6 +844,10 @@ fn seccomp_filters(tcp: bool) -> Result<Vec<seccompiler::BpfProgram>, SandboxErr
     if let Some(clone) = sys::syscall_number("clone") {
         rules.insert(clone, clone_rules);
     }
+    let fcntl = sys::syscall_number("fcntl");
+    if let Some(fcntl) = fcntl {
+        rules.insert(fcntl, vec![fcntl_command(sys::F_NOTIFY)?]);
+    }
     let denied = SeccompFilter::new(
         rules,
         SeccompAction::Allow,
@@ -844,7 +866,49 @@ fn seccomp_filters(tcp: bool) -> Result<Vec<seccompiler::BpfProgram>, SandboxErr
         arch,
     )
     .map_err(seccomp_error)?;
-    let mut filters = vec![denied, clone3];
+    // Locks, like watches, would be a channel through the shared files (one
+    // bot locks, the other finds the lock taken). A bot's lock is taken
+    // without effect: the call answers success (an errno of 0), so that a
+    // program locking its own files (SQLite, a JVM's `hsperfdata`) runs on,
+    // and no other process ever finds it. `F_GETLK` still answers, and
+    // finds no bot's lock.
+    let mut locks = std::collections::BTreeMap::new();
+    if let Some(flock) = sys::syscall_number("flock") {
+        locks.insert(flock, Vec::new());
+    }
+    if let Some(fcntl) = fcntl {
+        let set = sys::F_SET_LOCKS
+            .iter()
+            .map(|&command| fcntl_command(command));
+        locks.insert(fcntl, set.collect::<Result<_, _>>()?);
+    }
+    let locks = SeccompFilter::new(locks, SeccompAction::Allow, SeccompAction::Errno(0), arch)
+        .map_err(seccomp_error)?;
+    // A read with `RWF_NOWAIT` fails at once when the page is not cached: a
+    // probe of the page cache, as `cachestat`. It answers as on a file
+    // system without it.
+    let mut nowait = std::collections::BTreeMap::new();
+    if let Some(preadv2) = sys::syscall_number("preadv2") {
+        let condition = SeccompCondition::new(
+            5,
+            SeccompCmpArgLen::Dword,
+            SeccompCmpOp::MaskedEq(sys::RWF_NOWAIT),
+            sys::RWF_NOWAIT,
+        )
+        .map_err(seccomp_error)?;
+        nowait.insert(
+            preadv2,
+            vec![SeccompRule::new(vec![condition]).map_err(seccomp_error)?],
+        );
+    }
+    let nowait = SeccompFilter::new(
+        nowait,
+        SeccompAction::Allow,
+        SeccompAction::Errno(sys::EOPNOTSUPP),
+        arch,
+    )
+    .map_err(seccomp_error)?;
+    let mut filters = vec![denied, clone3, locks, nowait];
     filters.extend(socket_filters(tcp)?);
     // The rules above name native numbers only.
     #[cfg(target_arch = "x86_64")]
@@ -859,6 +923,14 @@ fn seccomp_filters(tcp: bool) -> Result<Vec<seccompiler::BpfProgram>, SandboxErr
         );
     }
     Ok(out)
+}
+
+/// A rule matching `fcntl` called with `command`.
+fn fcntl_command(command: u64) -> Result<seccompiler::SeccompRule, SandboxError> {
+    use seccompiler::{SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompRule};
+    let condition = SeccompCondition::new(1, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, command)
+        .map_err(seccomp_error)?;
+    SeccompRule::new(vec![condition]).map_err(seccomp_error)
 }
 
 fn seccomp_error(e: impl std::fmt::Display) -> SandboxError {

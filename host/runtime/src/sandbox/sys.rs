@@ -885,6 +885,16 @@ pub fn syscall_number(name: &str) -> Option<i64> {
         "io_uring_setup" => libc::SYS_io_uring_setup,
         "io_uring_enter" => libc::SYS_io_uring_enter,
         "io_uring_register" => libc::SYS_io_uring_register,
+        #[cfg(target_arch = "x86_64")]
+        "inotify_init" => libc::SYS_inotify_init,
+        "inotify_init1" => libc::SYS_inotify_init1,
+        "fanotify_init" => libc::SYS_fanotify_init,
+        // Not in `libc` yet; 451 on every architecture (Linux 6.5's
+        // `include/uapi/asm-generic/unistd.h` and x86-64's table alike).
+        "cachestat" => 451,
+        "preadv2" => libc::SYS_preadv2,
+        "flock" => libc::SYS_flock,
+        "fcntl" => libc::SYS_fcntl,
         "socket" => libc::SYS_socket,
         "clone" => libc::SYS_clone,
         "clone3" => libc::SYS_clone3,
@@ -946,10 +956,20 @@ pub const CLONE_NAMESPACE_FLAGS: &[u64] = &[
 /// The errors of the seccomp filters.
 pub const ENOSYS: u32 = libc::ENOSYS as u32;
 pub const EPERM: u32 = libc::EPERM as u32;
+pub const EOPNOTSUPP: u32 = libc::EOPNOTSUPP as u32;
+pub const RWF_NOWAIT: u64 = libc::RWF_NOWAIT as u64;
 pub const EAFNOSUPPORT: u32 = libc::EAFNOSUPPORT as u32;
 pub const EPROTONOSUPPORT: u32 = libc::EPROTONOSUPPORT as u32;
 
 /// The socket families, type and protocol the socket filters compare.
+/// `fcntl`'s commands that watch a folder or set a lock.
+pub const F_NOTIFY: u64 = libc::F_NOTIFY as u64;
+pub const F_SET_LOCKS: [u64; 4] = [
+    libc::F_SETLK as u64,
+    libc::F_SETLKW as u64,
+    libc::F_OFD_SETLK as u64,
+    libc::F_OFD_SETLKW as u64,
+];
 pub const AF_UNIX: u64 = libc::AF_UNIX as u64;
 pub const AF_INET: u64 = libc::AF_INET as u64;
 pub const AF_INET6: u64 = libc::AF_INET6 as u64;
