@@ -11,7 +11,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, SystemTime};
 
 use clue_engine::{Fault, SeatController};
 use clue_plugin_api::{DqReason, Reply, Request};
@@ -124,13 +124,11 @@ impl IsolatedNative {
         if fault.reason != DqReason::Crash {
             return fault;
         }
-        // stderr is drained by another thread: give it a moment to catch up.
-        let deadline = Instant::now() + Duration::from_millis(200);
-        let mut text = JsonlBot::stderr(&self.bot).text();
-        while text.trim().is_empty() && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(10));
-            text = JsonlBot::stderr(&self.bot).text();
-        }
+        // stderr is drained by another thread: wait for the pipe to end (the
+        // worker has exited), not only for its first bytes. Waiting for the
+        // first bytes once cut a report after `clue worker: `, when the
+        // machine was loaded.
+        let text = JsonlBot::stderr(&self.bot).text_after_end(Duration::from_millis(500));
         if let Some(words) = last_words(&text) {
             fault.detail = format!("{}: {words}", fault.detail);
         }

@@ -72,8 +72,11 @@ impl Remote {
 /// Reports a failed call on stderr and ends the worker: the bot's state after
 /// a panic is not to be trusted, and the host counts the exit as a crash.
 fn give_up(report: &str) -> ! {
+    // One write, so that the report reaches the pipe whole (a formatted
+    // `writeln!` writes its pieces one by one).
+    let line = format!("{REPORT}{report}\n");
     let mut stderr = std::io::stderr().lock();
-    let _ = writeln!(stderr, "{REPORT}{report}");
+    let _ = stderr.write_all(line.as_bytes());
     let _ = stderr.flush();
     std::process::exit(PANIC_STATUS)
 }
