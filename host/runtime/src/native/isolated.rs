@@ -11,7 +11,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
 use clue_engine::{Fault, SeatController};
 use clue_plugin_api::{DqReason, Reply, Request};
@@ -128,7 +128,7 @@ impl IsolatedNative {
         // worker has exited), not only for its first bytes. Waiting for the
         // first bytes once cut a report after `clue worker: `, when the
         // machine was loaded.
-        let text = JsonlBot::stderr(&self.bot).text_after_end(Duration::from_millis(500));
+        let text = JsonlBot::stderr(&self.bot).text_after_end(crate::process::STDERR_SETTLE);
         if let Some(words) = last_words(&text) {
             fault.detail = format!("{}: {words}", fault.detail);
         }
