@@ -822,10 +822,7 @@ const DENIED: &[&str] = &[
 /// ([`socket_filters`]); and, on x86-64, `EPERM` for every x32 system call,
 /// which the rules by number would not see ([`sys::x32_filter`]).
 fn seccomp_filters(tcp: bool) -> Result<Vec<seccompiler::BpfProgram>, SandboxError> {
-    use seccompiler::{
-        SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter, SeccompRule,
-    };
-    let arch = target_arch()?;
+    use seccompiler::{SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompRule};
     let mut rules: std::collections::BTreeMap<i64, Vec<SeccompRule>> = DENIED
         .iter()
         .filter_map(|name| sys::syscall_number(name).map(|n| (n, Vec::new())))
@@ -848,24 +845,12 @@ fn seccomp_filters(tcp: bool) -> Result<Vec<seccompiler::BpfProgram>, SandboxErr
     if let Some(fcntl) = fcntl {
         rules.insert(fcntl, vec![fcntl_command(sys::F_NOTIFY)?]);
     }
-    let denied = SeccompFilter::new(
-        rules,
-        SeccompAction::Allow,
-        SeccompAction::Errno(sys::EPERM),
-        arch,
-    )
-    .map_err(seccomp_error)?;
+    let denied = answering(rules, sys::EPERM)?;
     let mut clone3 = std::collections::BTreeMap::new();
     if let Some(n) = sys::syscall_number("clone3") {
         clone3.insert(n, Vec::new());
     }
-    let clone3 = SeccompFilter::new(
-        clone3,
-        SeccompAction::Allow,
-        SeccompAction::Errno(sys::ENOSYS),
-        arch,
-    )
-    .map_err(seccomp_error)?;
+    let clone3 = answering(clone3, sys::ENOSYS)?;
     // Locks, like watches, would be a channel through the shared files (one
     // bot locks, the other finds the lock taken). A bot's lock is taken
     // without effect: the call answers success (an errno of 0), so that a
@@ -882,32 +867,16 @@ fn seccomp_filters(tcp: bool) -> Result<Vec<seccompiler::BpfProgram>, SandboxErr
             .map(|&command| fcntl_command(command));
         locks.insert(fcntl, set.collect::<Result<_, _>>()?);
     }
-    let locks = SeccompFilter::new(locks, SeccompAction::Allow, SeccompAction::Errno(0), arch)
-        .map_err(seccomp_error)?;
+    let locks = answering(locks, 0)?;
     // A read with `RWF_NOWAIT` fails at once when the page is not cached: a
     // probe of the page cache, as `cachestat`. It answers as on a file
     // system without it.
     let mut nowait = std::collections::BTreeMap::new();
     if let Some(preadv2) = sys::syscall_number("preadv2") {
-        let condition = SeccompCondition::new(
-            5,
-            SeccompCmpArgLen::Dword,
-            SeccompCmpOp::MaskedEq(sys::RWF_NOWAIT),
-            sys::RWF_NOWAIT,
-        )
-        .map_err(seccomp_error)?;
-        nowait.insert(
-            preadv2,
-            vec![SeccompRule::new(vec![condition]).map_err(seccomp_error)?],
-        );
+        let flag = SeccompCmpOp::MaskedEq(sys::RWF_NOWAIT);
+        nowait.insert(preadv2, vec![argument_is(5, flag, sys::RWF_NOWAIT)?]);
     }
-    let nowait = SeccompFilter::new(
-        nowait,
-        SeccompAction::Allow,
-        SeccompAction::Errno(sys::EOPNOTSUPP),
-        arch,
-    )
-    .map_err(seccomp_error)?;
+    let nowait = answering(nowait, sys::EOPNOTSUPP)?;
     let mut filters = vec![denied, clone3, locks, nowait];
     filters.extend(socket_filters(tcp)?);
     // The rules above name native numbers only.
@@ -925,12 +894,39 @@ fn seccomp_filters(tcp: bool) -> Result<Vec<seccompiler::BpfProgram>, SandboxErr
     Ok(out)
 }
 
+/// A filter that lets every call through but those `rules` match (a call
+/// with no rule matches whatever its arguments), which answer `errno`
+/// (success, for 0).
+fn answering(
+    rules: std::collections::BTreeMap<i64, Vec<seccompiler::SeccompRule>>,
+    errno: u32,
+) -> Result<seccompiler::SeccompFilter, SandboxError> {
+    use seccompiler::{SeccompAction, SeccompFilter};
+    SeccompFilter::new(
+        rules,
+        SeccompAction::Allow,
+        SeccompAction::Errno(errno),
+        target_arch()?,
+    )
+    .map_err(seccomp_error)
+}
+
+/// A rule matching a call whose argument `index` (its low 32 bits) compares
+/// to `value` by `op`.
+fn argument_is(
+    index: u8,
+    op: seccompiler::SeccompCmpOp,
+    value: u64,
+) -> Result<seccompiler::SeccompRule, SandboxError> {
+    use seccompiler::{SeccompCmpArgLen, SeccompCondition, SeccompRule};
+    let condition =
+        SeccompCondition::new(index, SeccompCmpArgLen::Dword, op, value).map_err(seccomp_error)?;
+    SeccompRule::new(vec![condition]).map_err(seccomp_error)
+}
+
 /// A rule matching `fcntl` called with `command`.
 fn fcntl_command(command: u64) -> Result<seccompiler::SeccompRule, SandboxError> {
-    use seccompiler::{SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompRule};
-    let condition = SeccompCondition::new(1, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, command)
-        .map_err(seccomp_error)?;
-    SeccompRule::new(vec![condition]).map_err(seccomp_error)
+    argument_is(1, seccompiler::SeccompCmpOp::Eq, command)
 }
 
 fn seccomp_error(e: impl std::fmt::Display) -> SandboxError {
@@ -953,9 +949,7 @@ fn target_arch() -> Result<seccompiler::TargetArch, SandboxError> {
 /// loopback already reaches nothing; these are a second wall.
 fn socket_filters(tcp: bool) -> Result<Vec<seccompiler::SeccompFilter>, SandboxError> {
     use seccompiler::SeccompCmpOp::{Eq, MaskedEq, Ne};
-    use seccompiler::{
-        SeccompAction, SeccompCmpArgLen, SeccompCondition, SeccompFilter, SeccompRule,
-    };
+    use seccompiler::{SeccompCmpArgLen, SeccompCondition, SeccompRule};
     let Some(socket) = sys::syscall_number("socket") else {
         return Ok(Vec::new());
     };
@@ -971,17 +965,14 @@ fn socket_filters(tcp: bool) -> Result<Vec<seccompiler::SeccompFilter>, SandboxE
         .iter()
         .map(|&family| arg(0, Ne, family))
         .collect::<Result<Vec<_>, _>>()?;
-    let family = SeccompFilter::new(
+    let family = answering(
         [(
             socket,
             vec![SeccompRule::new(other_family).map_err(seccomp_error)?],
         )]
         .into(),
-        SeccompAction::Allow,
-        SeccompAction::Errno(sys::EAFNOSUPPORT),
-        target_arch()?,
-    )
-    .map_err(seccomp_error)?;
+        sys::EAFNOSUPPORT,
+    )?;
     if !tcp {
         return Ok(vec![family]);
     }
@@ -1005,13 +996,7 @@ fn socket_filters(tcp: bool) -> Result<Vec<seccompiler::SeccompFilter>, SandboxE
             .map_err(seccomp_error)?,
         );
     }
-    let protocol = SeccompFilter::new(
-        [(socket, not_tcp)].into(),
-        SeccompAction::Allow,
-        SeccompAction::Errno(sys::EPROTONOSUPPORT),
-        target_arch()?,
-    )
-    .map_err(seccomp_error)?;
+    let protocol = answering([(socket, not_tcp)].into(), sys::EPROTONOSUPPORT)?;
     Ok(vec![family, protocol])
 }
 
