@@ -675,6 +675,11 @@ if fan is not None:
 if dnotify:
     out.append('dnotify:' + ('events' if signals else 'quiet'))
 try:
+    fcntl.fcntl(f.fileno(), fcntl.F_SETLEASE, fcntl.F_RDLCK)
+    out.append('lease:taken')
+except OSError as e:
+    out.append(f'lease:refused-{e.errno}')
+try:
     fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
     out.append('flock:free')
 except BlockingIOError:
@@ -755,7 +760,7 @@ fn colluding_bots_cannot_signal_through_locks_or_file_watches() {
         seen,
         format!(
             "inotify:refused-{eperm} fanotify:refused-{eperm} dnotify:refused-{eperm} \
-             flock:free fcntl:free nowait:refused-{eopnotsupp} cachestat:refused-{eperm}"
+             lease:refused-{eperm} flock:free fcntl:free nowait:refused-{eopnotsupp} cachestat:refused-{eperm}"
         ),
         "the watcher saw the signaller"
     );

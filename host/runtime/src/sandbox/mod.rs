@@ -32,7 +32,7 @@
 //!   cannot read, answers `ENOSYS` so that libc falls back to `clone`), bpf,
 //!   keyrings, perf, kexec, modules, `process_vm_*`, reboot, swap,
 //!   `userfaultfd`, `io_uring`, file watches (`inotify`, `fanotify`,
-//!   `F_NOTIFY`), probes of the page cache (`cachestat`, `preadv2`'s
+//!   `F_NOTIFY`, leases), probes of the page cache (`cachestat`, `preadv2`'s
 //!   `RWF_NOWAIT`); locks (`flock`, `fcntl`'s) taken without effect: so that
 //!   two bots cannot signal through the system files they both see;
 //!   sockets of any family but Unix
@@ -813,7 +813,8 @@ const DENIED: &[&str] = &[
 ];
 
 /// The filters, installed in order: `EPERM` for [`DENIED`], for `clone`
-/// with a namespace flag and for `fcntl`'s `F_NOTIFY` (a folder watch);
+/// with a namespace flag and for `fcntl`'s `F_NOTIFY` and `F_SETLEASE`
+/// (watches);
 /// `ENOSYS` for `clone3` (its flags are behind a pointer a filter cannot
 /// read; libc then falls back to `clone`, as under Docker's profile);
 /// success without effect for locks (`flock`, `fcntl`'s `F_SETLK`,
@@ -843,7 +844,11 @@ fn seccomp_filters(tcp: bool) -> Result<Vec<seccompiler::BpfProgram>, SandboxErr
     }
     let fcntl = sys::syscall_number("fcntl");
     if let Some(fcntl) = fcntl {
-        rules.insert(fcntl, vec![fcntl_command(sys::F_NOTIFY)?]);
+        // A lease is a watch too: its holder hears another process open
+        // the file (only its owner may take one: under a host that is not
+        // root, two bots of one folder would both own its files).
+        let watches = [sys::F_NOTIFY, sys::F_SETLEASE].map(fcntl_command);
+        rules.insert(fcntl, watches.into_iter().collect::<Result<_, _>>()?);
     }
     let denied = answering(rules, sys::EPERM)?;
     let mut clone3 = std::collections::BTreeMap::new();

@@ -962,8 +962,9 @@ pub const EAFNOSUPPORT: u32 = libc::EAFNOSUPPORT as u32;
 pub const EPROTONOSUPPORT: u32 = libc::EPROTONOSUPPORT as u32;
 
 /// The socket families, type and protocol the socket filters compare.
-/// `fcntl`'s commands that watch a folder or set a lock.
+/// `fcntl`'s commands that watch a folder or a file, or set a lock.
 pub const F_NOTIFY: u64 = libc::F_NOTIFY as u64;
+pub const F_SETLEASE: u64 = libc::F_SETLEASE as u64;
 pub const F_SET_LOCKS: [u64; 4] = [
     libc::F_SETLK as u64,
     libc::F_SETLKW as u64,
