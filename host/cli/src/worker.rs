@@ -48,8 +48,12 @@ pub fn run(command: WorkerCommand) -> anyhow::Result<ExitCode> {
 
 /// Has this process compile WebAssembly components in `clue worker
 /// wasm-compile` workers, with the limits `CLUE_WASM_COMPILE_MEMORY` (MiB)
-/// and `CLUE_WASM_COMPILE_CPU` (seconds) give, else the defaults.
+/// and `CLUE_WASM_COMPILE_CPU` (seconds) give, else the defaults; and keep
+/// the compile cache within `CLUE_WASM_CACHE_MIB` (else 2 GiB).
 pub fn compile_wasm_in_workers() -> anyhow::Result<()> {
+    if let Some(mib) = positive("CLUE_WASM_CACHE_MIB")? {
+        clue_runtime::wasm::cache::set_cache_bytes(mib << 20);
+    }
     let mut limits = CompileLimits::default();
     if let Some(mib) = positive("CLUE_WASM_COMPILE_MEMORY")? {
         limits.memory = mib << 20;

@@ -740,6 +740,48 @@ fn the_compile_worker_says_what_is_wrong_with_a_file_that_is_no_component() {
     );
 }
 
+/// `CLUE_WASM_CACHE_MIB` caps the compile cache: a game that compiles a
+/// bot into a cache over the cap drops the least recently used files (here
+/// a stale 2 MiB one) and keeps the one it wrote. A value that is not a
+/// positive whole number is refused by name.
+#[test]
+fn the_compile_cache_keeps_within_clue_wasm_cache_mib() {
+    let cache = tempfile::tempdir().expect("a cache folder");
+    let stale = cache.path().join("stale.cwasm");
+    std::fs::write(&stale, vec![0u8; 2 << 20]).expect("writes");
+    let bot = bundled("clueless");
+    let play = |mib: &str| {
+        Command::new(env!("CARGO_BIN_EXE_clue"))
+            .args(["play", "--variant", "speedclue", "--players", "3", "--bot"])
+            .arg(format!("wasm:{}", bot.display()))
+            .env("CLUE_WASM_CACHE", cache.path())
+            .env("CLUE_WASM_CACHE_MIB", mib)
+            .output()
+            .expect("clue runs")
+    };
+    let output = play("1");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let bytes = std::fs::read(&bot).expect("reads");
+    let compiled = cache::cache_path_in_folder(cache.path(), &bytes).expect("the engine starts");
+    let left: Vec<_> = std::fs::read_dir(cache.path())
+        .expect("lists")
+        .map(|e| e.expect("an entry").path())
+        .collect();
+    assert_eq!(left, vec![compiled], "only the file just written is kept");
+
+    let bad = play("lots");
+    assert!(!bad.status.success());
+    let said = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        said.contains("CLUE_WASM_CACHE_MIB=lots: not a positive whole number"),
+        "{said}"
+    );
+}
+
 #[test]
 fn components_are_compiled_once_and_cached_on_disk() {
     let path = bundled("clueless");

@@ -1,14 +1,15 @@
 //! One wasmtime [`Engine`] per host, its epoch watchdog, the WASI linker, and
 //! compiled components cached on disk keyed by the module's SHA-256 and the
 //! engine's compatibility hash (which covers the wasmtime version and every
-//! setting that shapes compiled code). The one `unsafe` of the runtime lives
-//! here.
+//! setting that shapes compiled code), kept to a size by dropping the least
+//! recently used. The one `unsafe` of the runtime lives here.
 
 use std::collections::BTreeMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use sha2::{Digest, Sha256};
 use wasmtime::component::{Component, Linker, Resource};
@@ -157,15 +158,38 @@ pub enum Source {
     Disk,
 }
 
+/// What the disk cache holds at most by default, in bytes. A compiled
+/// interpreter (a Python or JavaScript bot) takes 10 to 30 MB, and those
+/// builds are not reproducible: every rebuild is a new file. Without a cap,
+/// a machine that rebuilt such bots often kept gigabytes (5.4 GB in 413
+/// files here, after a day of tests).
+pub const DEFAULT_CACHE_BYTES: u64 = 2 << 30;
+
+static CACHE_BYTES: AtomicU64 = AtomicU64::new(DEFAULT_CACHE_BYTES);
+
+/// Sets what the disk cache holds at most (`clue` reads it from
+/// `CLUE_WASM_CACHE_MIB`).
+pub fn set_cache_bytes(bytes: u64) {
+    CACHE_BYTES.store(bytes, Ordering::Relaxed);
+}
+
 /// The compiled component for `bytes`: from the disk cache when there (and
 /// [`trusted`]), else compiled and stored. A cache file that does not load
-/// (another wasmtime, a torn write) is recompiled and replaced.
+/// (another wasmtime, a torn write) is recompiled and replaced. A file read
+/// is marked used (its modification time), and after a store the least
+/// recently used files go until the cache is within its size
+/// ([`set_cache_bytes`]).
 pub fn component(bytes: &[u8]) -> Result<(Component, Source), String> {
     component_in(&cache_dir(), bytes)
 }
 
 /// [`component`] with the cache in `dir`.
 pub fn component_in(dir: &Path, bytes: &[u8]) -> Result<(Component, Source), String> {
+    component_within(dir, bytes, CACHE_BYTES.load(Ordering::Relaxed))
+}
+
+/// [`component_in`] with a cache of at most `limit` bytes.
+fn component_within(dir: &Path, bytes: &[u8], limit: u64) -> Result<(Component, Source), String> {
     let engine = engine()?;
     let path = cache_path_in(dir, engine, bytes);
     let exists = path.exists();
@@ -189,13 +213,14 @@ pub fn component_in(dir: &Path, bytes: &[u8]) -> Result<(Component, Source), Str
         // has checked that no one but this user (or root) can have written
         // the file or replaced it or a folder above it.
         if let Ok(component) = unsafe { Component::deserialize(engine, &cached) } {
+            mark_used(&path);
             return Ok((component, Source::Disk));
         }
     }
     let Some((program, limits)) = super::compile::worker() else {
         let component = Component::new(engine, bytes).map_err(|e| format!("{e:#}"))?;
         if let Ok(serialized) = component.serialize() {
-            store(&path, &serialized);
+            store(&path, &serialized, limit);
         }
         return Ok((component, Source::Compiled));
     };
@@ -210,14 +235,69 @@ pub fn component_in(dir: &Path, bytes: &[u8]) -> Result<(Component, Source), Str
     // time and memory out of the host.
     let component = unsafe { Component::deserialize(engine, &compiled) }
         .map_err(|e| format!("its compile worker's output does not load: {e:#}"))?;
-    store(&path, &compiled);
+    store(&path, &compiled, limit);
     Ok((component, Source::Compiled))
+}
+
+/// Marks a cache file as just used: its modification time is now (what
+/// [`evict`] orders by; access times are often not kept).
+fn mark_used(path: &Path) {
+    if let Ok(file) = std::fs::OpenOptions::new().write(true).open(path) {
+        let _ = file.set_modified(SystemTime::now());
+    }
+}
+
+/// Removes the least recently used compiled components of the cache folder
+/// `dir` (by modification time) until the rest hold at most `limit` bytes,
+/// never `keep` (the file just written), and a write some host left behind
+/// (`*.tmpPID`) once it is an hour old. Another host may remove a file this
+/// one is about to read: that read fails and the component is compiled
+/// again, which costs time only.
+fn evict(dir: &Path, limit: u64, keep: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let now = SystemTime::now();
+    let mut files = Vec::new();
+    for entry in entries.flatten() {
+        let path = entry.path();
+        // Not through links: only the cache's own files.
+        let Ok(meta) = std::fs::symlink_metadata(&path) else {
+            continue;
+        };
+        let modified = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
+        let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+        if !meta.is_file() {
+            continue;
+        }
+        if extension.starts_with("tmp") {
+            let age = now.duration_since(modified).unwrap_or_default();
+            if age > Duration::from_secs(3600) {
+                let _ = std::fs::remove_file(&path);
+            }
+            continue;
+        }
+        if extension == "cwasm" {
+            files.push((modified, meta.len(), path));
+        }
+    }
+    let mut total: u64 = files.iter().map(|(_, len, _)| len).sum();
+    files.sort();
+    for (_, len, path) in files {
+        if total <= limit {
+            break;
+        }
+        if path != keep && std::fs::remove_file(&path).is_ok() {
+            total -= len;
+        }
+    }
 }
 
 /// Writes a cache file atomically (a new file of this user's only, then a
 /// rename), and only into a [`trusted`] folder, made this user's only if it
 /// is new; a cache that cannot be written only costs a recompile next time.
-fn store(path: &Path, bytes: &[u8]) {
+/// Then keeps the folder within `limit` bytes ([`evict`]).
+fn store(path: &Path, bytes: &[u8], limit: u64) {
     use std::io::Write;
     use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
     let Some(dir) = path.parent() else { return };
@@ -240,12 +320,19 @@ fn store(path: &Path, bytes: &[u8]) {
         .and_then(|mut file| file.write_all(bytes));
     if written.is_err() || std::fs::rename(&tmp, path).is_err() {
         let _ = std::fs::remove_file(&tmp);
+        return;
     }
+    evict(dir, limit, path);
 }
 
 /// `<cache>/<sha256 of the module>-<engine compatibility hash>.cwasm`.
 pub fn cache_path(engine: &Engine, bytes: &[u8]) -> PathBuf {
     cache_path_in(&cache_dir(), engine, bytes)
+}
+
+/// [`cache_path`] in the cache folder `dir`.
+pub fn cache_path_in_folder(dir: &Path, bytes: &[u8]) -> Result<PathBuf, String> {
+    Ok(cache_path_in(dir, engine()?, bytes))
 }
 
 fn cache_path_in(dir: &Path, engine: &Engine, bytes: &[u8]) -> PathBuf {
@@ -371,6 +458,58 @@ mod tests {
         assert!(trusted_by(&path, me));
         assert!(!trusted_by(&path, me.wrapping_add(1)));
         assert!(!trusted(&root.path().join("no-such-file")));
+    }
+
+    /// The cache keeps to its size: the least recently used files go first
+    /// (a file read counts as used), never the one just written; writes
+    /// left behind go once they are an hour old.
+    #[test]
+    fn the_cache_keeps_to_its_size_by_dropping_the_least_recently_used() {
+        let root = tempfile::tempdir().expect("a temporary folder");
+        let dir = root.path().join("wasm");
+        let engine = engine().expect("the engine starts");
+        let unlimited = u64::MAX;
+        let [a, b, c] = ["a", "b", "c"].map(component_bytes);
+        let path = |bytes: &[u8]| cache_path_in(&dir, engine, bytes);
+        let age = |bytes: &[u8], seconds: u64| {
+            let file = std::fs::OpenOptions::new()
+                .write(true)
+                .open(path(bytes))
+                .expect("opens");
+            file.set_modified(SystemTime::now() - Duration::from_secs(seconds))
+                .expect("sets the time");
+        };
+        for bytes in [&a, &b] {
+            let source = component_within(&dir, bytes, unlimited).expect("compiles");
+            assert_eq!(source.1, Source::Compiled);
+        }
+        age(&a, 200);
+        age(&b, 100);
+        // Reading `a` makes it the most recently used.
+        let read = component_within(&dir, &a, unlimited).expect("loads");
+        assert_eq!(read.1, Source::Disk);
+        let leftover = dir.join("x.cwasm.tmp4242");
+        let recent = dir.join("y.cwasm.tmp4243");
+        std::fs::write(&leftover, b"torn").expect("writes");
+        std::fs::write(&recent, b"being written").expect("writes");
+        std::fs::File::options()
+            .write(true)
+            .open(&leftover)
+            .and_then(|f| f.set_modified(SystemTime::now() - Duration::from_secs(7200)))
+            .expect("ages");
+        let size = |bytes: &[u8]| std::fs::metadata(path(bytes)).expect("there").len();
+        // Room for two of the three: `b`, the least recently used, goes.
+        let limit = size(&a) + size(&b) + 1;
+        let stored = component_within(&dir, &c, limit).expect("compiles");
+        assert_eq!(stored.1, Source::Compiled);
+        assert!(path(&a).exists() && path(&c).exists());
+        assert!(!path(&b).exists(), "the least recently used file stays");
+        assert!(!leftover.exists() && recent.exists());
+        // A limit below the one file just written keeps that file.
+        let again = component_within(&dir, &b, 1).expect("compiles");
+        assert_eq!(again.1, Source::Compiled);
+        assert!(path(&b).exists());
+        assert!(!path(&a).exists() && !path(&c).exists());
     }
 
     /// A new cache folder is this user's alone, and so are its files.
