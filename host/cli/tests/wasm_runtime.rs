@@ -766,7 +766,8 @@ fn the_compile_cache_keeps_within_clue_wasm_cache_mib() {
         String::from_utf8_lossy(&output.stderr)
     );
     let bytes = std::fs::read(&bot).expect("reads");
-    let compiled = cache::cache_path_in_folder(cache.path(), &bytes).expect("the engine starts");
+    let engine = cache::engine().expect("the engine starts");
+    let compiled = cache::cache_path_in(cache.path(), engine, &bytes);
     let left: Vec<_> = std::fs::read_dir(cache.path())
         .expect("lists")
         .map(|e| e.expect("an entry").path())

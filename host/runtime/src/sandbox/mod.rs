@@ -867,10 +867,8 @@ fn seccomp_filters(tcp: bool) -> Result<Vec<seccompiler::BpfProgram>, SandboxErr
         locks.insert(flock, Vec::new());
     }
     if let Some(fcntl) = fcntl {
-        let set = sys::F_SET_LOCKS
-            .iter()
-            .map(|&command| fcntl_command(command));
-        locks.insert(fcntl, set.collect::<Result<_, _>>()?);
+        let set = sys::F_SET_LOCKS.map(fcntl_command);
+        locks.insert(fcntl, set.into_iter().collect::<Result<_, _>>()?);
     }
     let locks = answering(locks, 0)?;
     // A read with `RWF_NOWAIT` fails at once when the page is not cached: a

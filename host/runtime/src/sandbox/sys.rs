@@ -957,11 +957,9 @@ pub const CLONE_NAMESPACE_FLAGS: &[u64] = &[
 pub const ENOSYS: u32 = libc::ENOSYS as u32;
 pub const EPERM: u32 = libc::EPERM as u32;
 pub const EOPNOTSUPP: u32 = libc::EOPNOTSUPP as u32;
-pub const RWF_NOWAIT: u64 = libc::RWF_NOWAIT as u64;
 pub const EAFNOSUPPORT: u32 = libc::EAFNOSUPPORT as u32;
 pub const EPROTONOSUPPORT: u32 = libc::EPROTONOSUPPORT as u32;
 
-/// The socket families, type and protocol the socket filters compare.
 /// `fcntl`'s commands that watch a folder or a file, or set a lock.
 pub const F_NOTIFY: u64 = libc::F_NOTIFY as u64;
 pub const F_SETLEASE: u64 = libc::F_SETLEASE as u64;
@@ -971,6 +969,11 @@ pub const F_SET_LOCKS: [u64; 4] = [
     libc::F_OFD_SETLK as u64,
     libc::F_OFD_SETLKW as u64,
 ];
+
+/// `preadv2`'s flag that fails a read of a page not cached.
+pub const RWF_NOWAIT: u64 = libc::RWF_NOWAIT as u64;
+
+/// The socket families, type and protocol the socket filters compare.
 pub const AF_UNIX: u64 = libc::AF_UNIX as u64;
 pub const AF_INET: u64 = libc::AF_INET as u64;
 pub const AF_INET6: u64 = libc::AF_INET6 as u64;

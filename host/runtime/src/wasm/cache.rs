@@ -242,9 +242,14 @@ fn component_within(dir: &Path, bytes: &[u8], limit: u64) -> Result<(Component, 
 /// Marks a cache file as just used: its modification time is now (what
 /// [`evict`] orders by; access times are often not kept).
 fn mark_used(path: &Path) {
-    if let Ok(file) = std::fs::OpenOptions::new().write(true).open(path) {
-        let _ = file.set_modified(SystemTime::now());
-    }
+    let _ = set_modified(path, SystemTime::now());
+}
+
+fn set_modified(path: &Path, time: SystemTime) -> std::io::Result<()> {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(path)?
+        .set_modified(time)
 }
 
 /// Removes the least recently used compiled components of the cache folder
@@ -265,11 +270,11 @@ fn evict(dir: &Path, limit: u64, keep: &Path) {
         let Ok(meta) = std::fs::symlink_metadata(&path) else {
             continue;
         };
-        let modified = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
-        let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("");
         if !meta.is_file() {
             continue;
         }
+        let modified = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
+        let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("");
         if extension.starts_with("tmp") {
             let age = now.duration_since(modified).unwrap_or_default();
             if age > Duration::from_secs(3600) {
@@ -331,11 +336,7 @@ pub fn cache_path(engine: &Engine, bytes: &[u8]) -> PathBuf {
 }
 
 /// [`cache_path`] in the cache folder `dir`.
-pub fn cache_path_in_folder(dir: &Path, bytes: &[u8]) -> Result<PathBuf, String> {
-    Ok(cache_path_in(dir, engine()?, bytes))
-}
-
-fn cache_path_in(dir: &Path, engine: &Engine, bytes: &[u8]) -> PathBuf {
+pub fn cache_path_in(dir: &Path, engine: &Engine, bytes: &[u8]) -> PathBuf {
     let mut compat = DefaultHasher::new();
     engine.precompile_compatibility_hash().hash(&mut compat);
     // The compatibility hash covers wasmtime's own version (its
@@ -471,20 +472,16 @@ mod tests {
         let unlimited = u64::MAX;
         let [a, b, c] = ["a", "b", "c"].map(component_bytes);
         let path = |bytes: &[u8]| cache_path_in(&dir, engine, bytes);
-        let age = |bytes: &[u8], seconds: u64| {
-            let file = std::fs::OpenOptions::new()
-                .write(true)
-                .open(path(bytes))
-                .expect("opens");
-            file.set_modified(SystemTime::now() - Duration::from_secs(seconds))
+        let age = |path: &Path, seconds: u64| {
+            set_modified(path, SystemTime::now() - Duration::from_secs(seconds))
                 .expect("sets the time");
         };
         for bytes in [&a, &b] {
             let source = component_within(&dir, bytes, unlimited).expect("compiles");
             assert_eq!(source.1, Source::Compiled);
         }
-        age(&a, 200);
-        age(&b, 100);
+        age(&path(&a), 200);
+        age(&path(&b), 100);
         // Reading `a` makes it the most recently used.
         let read = component_within(&dir, &a, unlimited).expect("loads");
         assert_eq!(read.1, Source::Disk);
@@ -492,11 +489,7 @@ mod tests {
         let recent = dir.join("y.cwasm.tmp4243");
         std::fs::write(&leftover, b"torn").expect("writes");
         std::fs::write(&recent, b"being written").expect("writes");
-        std::fs::File::options()
-            .write(true)
-            .open(&leftover)
-            .and_then(|f| f.set_modified(SystemTime::now() - Duration::from_secs(7200)))
-            .expect("ages");
+        age(&leftover, 7200);
         let size = |bytes: &[u8]| std::fs::metadata(path(bytes)).expect("there").len();
         // Room for two of the three: `b`, the least recently used, goes.
         let limit = size(&a) + size(&b) + 1;
