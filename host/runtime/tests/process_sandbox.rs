@@ -627,13 +627,14 @@ fn on_cgroup_v2_a_bot_sees_its_own_cgroup_only() {
 }
 
 /// The watcher of [`colluding_bots_cannot_signal_through_locks_or_file_watches`]:
-/// it watches a file every bot may read (Python's `os.py`) with each kind of
-/// file watch the kernel offers, prints `watching`, waits for a line, then
-/// reports what each watch saw, whether another bot holds a lock on the
-/// file, and whether its first page is cached.
+/// it watches a file both bots may read (its argument, else Python's
+/// `os.py`) with each kind of file watch the kernel offers, prints
+/// `watching`, waits for a line, then reports what each watch saw, whether
+/// another bot holds a lock on the file, and whether its first page is
+/// cached.
 const WATCHER: &str = r#"
 import ctypes, fcntl, os, signal, struct, sys
-path = os.__file__
+path = sys.argv[1] if len(sys.argv) > 1 else os.__file__
 libc = ctypes.CDLL(None, use_errno=True)
 libc.fanotify_mark.argtypes = [ctypes.c_int, ctypes.c_uint, ctypes.c_uint64, ctypes.c_int, ctypes.c_char_p]
 f = open(path, 'rb')
@@ -661,6 +662,20 @@ try:
 except OSError as e:
     out.append(f'dnotify:refused-{e.errno}')
     dnotify = False
+# mincore of a mapping of the file: whether its first page is cached, for a
+# file the bot owns or may write (else every page reads as cached). Read
+# before and after the signaller reads it, the page dropped first.
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+libc.mincore.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
+page = libc.mmap(None, 4096, 1, 1, f.fileno(), 0)
+resident = (ctypes.c_ubyte * 1)()
+def in_core():
+    if libc.mincore(page, 4096, resident) != 0:
+        return f'refused-{ctypes.get_errno()}'
+    return str(resident[0] & 1)
+os.posix_fadvise(f.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)
+core_before = in_core()
 print('watching', flush=True)
 sys.stdin.readline()
 def events(fd):
@@ -702,6 +717,7 @@ if libc.syscall(451, f.fileno(), span, stat, 0) == 0:
     out.append(f'cachestat:{stat[0]}')
 else:
     out.append(f'cachestat:refused-{ctypes.get_errno()}')
+out.append('mincore:' + core_before + in_core() if core_before.isdigit() else 'mincore:' + core_before)
 print(' '.join(out), flush=True)
 "#;
 
@@ -710,7 +726,7 @@ print(' '.join(out), flush=True)
 /// times, prints `signalled` and holds the locks until its input ends.
 const SIGNALLER: &str = r#"
 import fcntl, os, struct, sys
-path = os.__file__
+path = sys.argv[1] if len(sys.argv) > 1 else os.__file__
 f = open(path, 'rb')
 fcntl.flock(f, fcntl.LOCK_EX)
 fcntl.lockf(f, fcntl.LOCK_SH)
@@ -733,12 +749,67 @@ sys.stdin.readline()
 /// docs/process-sandbox.md.)
 #[test]
 fn colluding_bots_cannot_signal_through_locks_or_file_watches() {
+    assert_nothing_passes_between_bots_watching(None);
+}
+
+/// The user a test run as root becomes to be a host that is not root.
+const NOBODY: u32 = 65534;
+
+/// Under a host that is not root, a bot runs as the host's user, so it owns
+/// the files of its folders, and two entrants whose command lines name one
+/// folder both see it. The kernel refuses a lease or a `cachestat` only to a
+/// process that neither owns the file nor may write it, so here the
+/// seccomp filter is all that stands between them: the watcher and the
+/// signaller share a file of their own folder, and the watcher still sees
+/// nothing. Run as root (as in CI), the test runs itself again as `nobody`.
+#[test]
+fn colluding_bots_of_a_non_root_host_cannot_signal_through_a_file_they_own() {
+    const NAME: &str = "colluding_bots_of_a_non_root_host_cannot_signal_through_a_file_they_own";
+    if euid() == 0 {
+        use std::os::unix::process::CommandExt;
+        let exe = std::env::current_exe().expect("the test binary's path");
+        let output = Command::new(exe)
+            .args(["--exact", NAME, "--nocapture", "--test-threads=1"])
+            .uid(NOBODY)
+            .gid(NOBODY)
+            .output()
+            .expect("the test binary runs again as nobody");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            output.status.success() && stdout.contains("1 passed"),
+            "as nobody ({}):\n{stdout}\n{stderr}",
+            output.status
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().expect("a folder of the host's user");
+    let shared = dir.path().join("shared.txt");
+    let mut file = std::fs::File::create(&shared).expect("the shared file is made");
+    std::io::Write::write_all(&mut file, &[b'x'; 1 << 16]).expect("the shared file is written");
+    // On disk, so that the watcher can drop its pages from the cache.
+    file.sync_all().expect("the shared file is synced");
+    assert_nothing_passes_between_bots_watching(Some(&shared));
+}
+
+fn euid() -> u32 {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata("/proc/self")
+        .expect("/proc/self is there")
+        .uid()
+}
+
+/// Runs the [`WATCHER`] and the [`SIGNALLER`] on `file` (Python's `os.py`
+/// when `None`) and asserts that the signaller's locks and reads succeed
+/// and that the watcher sees none of them.
+fn assert_nothing_passes_between_bots_watching(file: Option<&std::path::Path>) {
     let limits = ProcessLimits {
         sandbox: sandbox::SandboxPolicy::on(),
         ..ProcessLimits::default()
     };
     let spawn = |program: &str| {
-        let argv = ["python3", "-c", program].map(String::from);
+        let mut argv = vec!["python3".to_string(), "-c".to_string(), program.to_string()];
+        argv.extend(file.map(|f| f.display().to_string()));
         BotProcess::spawn(&argv, &limits).unwrap_or_else(|e| panic!("cannot start a bot: {e}"))
     };
     let mut watcher = spawn(WATCHER);
@@ -755,12 +826,13 @@ fn colluding_bots_cannot_signal_through_locks_or_file_watches() {
     let seen = watcher
         .recv(Duration::from_secs(20), "what it saw")
         .unwrap_or_else(|f| panic!("no line: {f:?}; stderr {}", watcher.stderr().text()));
-    let (eperm, eopnotsupp) = (1, 95);
+    let (eperm, enosys, eopnotsupp) = (1, 38, 95);
     assert_eq!(
         seen,
         format!(
             "inotify:refused-{eperm} fanotify:refused-{eperm} dnotify:refused-{eperm} \
-             lease:refused-{eperm} flock:free fcntl:free nowait:refused-{eopnotsupp} cachestat:refused-{eperm}"
+             lease:refused-{eperm} flock:free fcntl:free nowait:refused-{eopnotsupp} \
+             cachestat:refused-{eperm} mincore:refused-{enosys}"
         ),
         "the watcher saw the signaller"
     );

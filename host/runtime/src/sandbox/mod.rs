@@ -33,7 +33,7 @@
 //!   keyrings, perf, kexec, modules, `process_vm_*`, reboot, swap,
 //!   `userfaultfd`, `io_uring`, file watches (`inotify`, `fanotify`,
 //!   `F_NOTIFY`, leases), probes of the page cache (`cachestat`, `preadv2`'s
-//!   `RWF_NOWAIT`); locks (`flock`, `fcntl`'s) taken without effect: so that
+//!   `RWF_NOWAIT`, and `mincore`, which answers `ENOSYS`); locks (`flock`, `fcntl`'s) taken without effect: so that
 //!   two bots cannot signal through the system files they both see;
 //!   sockets of any family but Unix
 //!   (`EAFNOSUPPORT`), and for a Speed Clue bot any but Unix and TCP;
@@ -816,7 +816,8 @@ const DENIED: &[&str] = &[
 /// with a namespace flag and for `fcntl`'s `F_NOTIFY` and `F_SETLEASE`
 /// (watches);
 /// `ENOSYS` for `clone3` (its flags are behind a pointer a filter cannot
-/// read; libc then falls back to `clone`, as under Docker's profile);
+/// read; libc then falls back to `clone`, as under Docker's profile) and
+/// for `mincore` (a probe of the page cache);
 /// success without effect for locks (`flock`, `fcntl`'s `F_SETLK`,
 /// `F_SETLKW` and their open file description forms); `EOPNOTSUPP` for
 /// `preadv2` with `RWF_NOWAIT` (a probe of the page cache); the sockets
@@ -851,11 +852,19 @@ fn seccomp_filters(tcp: bool) -> Result<Vec<seccompiler::BpfProgram>, SandboxErr
         rules.insert(fcntl, watches.into_iter().collect::<Result<_, _>>()?);
     }
     let denied = answering(rules, sys::EPERM)?;
-    let mut clone3 = std::collections::BTreeMap::new();
-    if let Some(n) = sys::syscall_number("clone3") {
-        clone3.insert(n, Vec::new());
+    // Answered as on a kernel without them: `clone3`, whose flags are
+    // behind a pointer a filter cannot read (libc falls back to `clone`),
+    // and `mincore`, which tells whether a page of a file is cached for a
+    // file the caller owns or may write, as a bot of a host that is not
+    // root owns its folders' files, which two bots may share (for any other
+    // file it reads every page as cached). A JVM runs on without it.
+    let mut absent = std::collections::BTreeMap::new();
+    for name in ["clone3", "mincore"] {
+        if let Some(n) = sys::syscall_number(name) {
+            absent.insert(n, Vec::new());
+        }
     }
-    let clone3 = answering(clone3, sys::ENOSYS)?;
+    let absent = answering(absent, sys::ENOSYS)?;
     // Locks, like watches, would be a channel through the shared files (one
     // bot locks, the other finds the lock taken). A bot's lock is taken
     // without effect: the call answers success (an errno of 0), so that a
@@ -880,7 +889,7 @@ fn seccomp_filters(tcp: bool) -> Result<Vec<seccompiler::BpfProgram>, SandboxErr
         nowait.insert(preadv2, vec![argument_is(5, flag, sys::RWF_NOWAIT)?]);
     }
     let nowait = answering(nowait, sys::EOPNOTSUPP)?;
-    let mut filters = vec![denied, clone3, locks, nowait];
+    let mut filters = vec![denied, absent, locks, nowait];
     filters.extend(socket_filters(tcp)?);
     // The rules above name native numbers only.
     #[cfg(target_arch = "x86_64")]

@@ -893,6 +893,7 @@ pub fn syscall_number(name: &str) -> Option<i64> {
         // `include/uapi/asm-generic/unistd.h` and x86-64's table alike).
         "cachestat" => 451,
         "preadv2" => libc::SYS_preadv2,
+        "mincore" => libc::SYS_mincore,
         "flock" => libc::SYS_flock,
         "fcntl" => libc::SYS_fcntl,
         "socket" => libc::SYS_socket,
