@@ -658,6 +658,24 @@ pub fn check_files(t: &Tournament, built: bool) -> Result<(), FileError> {
                 message: format!("bot `{}`: file not found: {path}", bot.name),
             });
         }
+        // A program the sandbox cannot run (a 32-bit entrant) is named here,
+        // at its line, rather than disqualified in every game.
+        if bot.spec.kind.is_process() && bot.sandbox == Sandbox::On {
+            let program = bot.spec.target.split_whitespace().next().unwrap_or("");
+            let beside = t.base_dir.join(program);
+            let program = if program.contains('/') && !Path::new(program).exists() {
+                beside.display().to_string()
+            } else {
+                program.to_string()
+            };
+            if let Some(refused) = clue_runtime::sandbox::refuses_program(&program) {
+                return Err(FileError {
+                    file: t.file.clone(),
+                    pos: bot.target_pos,
+                    message: format!("bot `{}`: {refused}", bot.name),
+                });
+            }
+        }
     }
     Ok(())
 }

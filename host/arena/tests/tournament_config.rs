@@ -214,3 +214,32 @@ fn a_sandbox_value_other_than_on_or_off_is_refused() {
     assert_eq!(err.pos.line, 3, "{err}");
     assert!(err.message.contains("maybe"), "{err}");
 }
+
+/// A process bot's program that the sandbox cannot run (here the ELF header
+/// of a 32-bit x86 program, all the check reads) is named at its line, not
+/// disqualified in every game; with `sandbox: off` the file is accepted.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn a_32_bit_program_is_refused_at_its_line() {
+    let dir = tempfile::tempdir().expect("a scratch folder");
+    let mut header = b"\x7fELF\x01\x01\x01\x00".to_vec();
+    header.extend([0; 8]);
+    header.extend([2, 0, 3, 0]); // an executable for EM_386
+    std::fs::write(dir.path().join("entrant"), &header).expect("the program is written");
+    let text = "variant: speedclue\nplayers: 3\nschedule: {kind: all-seatings}\nbots:\n  - {name: a, kind: builtin, path: notebook}\n  - {name: b, kind: builtin, path: clueless}\n  - {name: old, kind: jsonl, command: ./entrant --fast}\n";
+    let err = config::parse(text, "t.yaml", dir.path()).expect_err("the file is refused");
+    assert_eq!((err.pos.line, err.pos.column), (7, 39), "{err}");
+    let program = dir.path().join("./entrant");
+    assert_eq!(
+        err.message,
+        format!(
+            "bot `old`: {} is a 32-bit x86 (i386) program, and the sandbox runs only x86_64 \
+             programs (its seccomp filter kills a process at its first system call of another \
+             architecture): rebuild it for x86_64, or, for a bot you trust, opt out with \
+             `sandbox: off` / `--no-sandbox`",
+            program.display()
+        )
+    );
+    let trusted = text.replace("--fast}", "--fast, sandbox: off}");
+    config::parse(&trusted, "t.yaml", dir.path()).expect("accepted without the sandbox");
+}

@@ -838,3 +838,88 @@ fn assert_nothing_passes_between_bots_watching(file: Option<&std::path::Path>) {
     );
     drop(signaller);
 }
+
+/// A 32-bit x86 program of 96 bytes, `exit(42)` by `int 0x80`: what an old
+/// contest's entrant built for i386 is to the host.
+#[cfg(target_arch = "x86_64")]
+fn i386_program(dir: &std::path::Path) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    // mov eax, 1; mov ebx, 42; int 0x80
+    let code = [0xb8, 1, 0, 0, 0, 0xbb, 42, 0, 0, 0, 0xcd, 0x80];
+    let size = (52 + 32 + code.len()) as u32;
+    let entry: u32 = 0x0804_8000 + 52 + 32;
+    let mut elf = b"\x7fELF\x01\x01\x01\x00".to_vec();
+    elf.extend([0; 8]);
+    // ELF header: an executable for EM_386, version 1, one program header.
+    for half in [2u16, 3] {
+        elf.extend(half.to_le_bytes());
+    }
+    for word in [1u32, entry, 52, 0, 0] {
+        elf.extend(word.to_le_bytes());
+    }
+    for half in [52u16, 32, 1, 0, 0, 0] {
+        elf.extend(half.to_le_bytes());
+    }
+    // One loadable, readable and executable segment: the whole file.
+    for word in [1u32, 0, 0x0804_8000, 0x0804_8000, size, size, 5, 0x1000] {
+        elf.extend(word.to_le_bytes());
+    }
+    elf.extend(code);
+    let path = dir.join("entrant-i386");
+    std::fs::write(&path, &elf).expect("the program is written");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
+        .expect("the program is made executable");
+    path
+}
+
+/// The seccomp filters are built for x86-64 and kill a process at its
+/// first system call of another architecture. A 32-bit entrant named on
+/// the command line is refused before it starts, saying what it is; one
+/// started through a shell is killed, and its fault says why.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn a_32_bit_program_is_refused_by_name_and_its_crash_says_why() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("a scratch folder");
+    // The sandboxed bot runs as a uid of its own (as root), so its folder
+    // must be open to it.
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755))
+        .expect("the folder is opened");
+    let program = i386_program(dir.path());
+    let plain = Command::new(&program)
+        .status()
+        .expect("this kernel runs 32-bit x86 programs (CONFIG_IA32_EMULATION)");
+    assert_eq!(
+        plain.code(),
+        Some(42),
+        "the program runs outside the sandbox"
+    );
+
+    let limits = ProcessLimits {
+        sandbox: sandbox::SandboxPolicy::on(),
+        ..ProcessLimits::default()
+    };
+    let argv = [program.display().to_string()];
+    let refused = match BotProcess::spawn(&argv, &limits) {
+        Ok(_) => panic!("a 32-bit program was started in the sandbox"),
+        Err(e) => e.to_string(),
+    };
+    assert!(
+        refused.contains("entrant-i386 is a 32-bit x86 (i386) program")
+            && refused.contains("rebuild it for x86_64"),
+        "{refused}"
+    );
+
+    let argv = ["sh", "-c", &format!("exec {}", program.display())].map(String::from);
+    let mut bot = BotProcess::spawn(&argv, &limits).expect("a shell starts");
+    let fault = match bot.recv(Duration::from_secs(20), "a line") {
+        Ok(line) => panic!("the 32-bit program ran and printed {line:?}"),
+        Err(fault) => fault,
+    };
+    assert!(
+        fault.detail.contains(
+            "killed by signal 31 (SIGSYS; under the sandbox: a system call of another architecture"
+        ),
+        "{fault:?}"
+    );
+}

@@ -389,16 +389,42 @@ impl Drop for BotProcess {
     }
 }
 
-/// ` with status 3`, ` killed by signal 9`, or nothing.
+/// ` with status 3`, `, killed by signal 11 (SIGSEGV)`, or nothing.
 fn describe(status: Option<ExitStatus>) -> String {
     match status {
         Some(s) => match (s.code(), s.signal()) {
             (Some(code), _) => format!(" with status {code}"),
-            (None, Some(signal)) => format!(" killed by signal {signal}"),
+            (None, Some(signal)) => format!(", killed by signal {signal}{}", signal_name(signal)),
             _ => String::new(),
         },
         None => String::new(),
     }
+}
+
+/// The name of a signal that ends a program, in brackets, and for
+/// `SIGSYS` its one cause under the sandbox. (`libc` has the numbers but no
+/// names; glibc's `sigabbrev_np` is too new to rely on.)
+fn signal_name(signal: i32) -> String {
+    let name = match signal {
+        libc::SIGSYS => {
+            return " (SIGSYS; under the sandbox: a system call of another \
+                    architecture, as a 32-bit program makes, which its seccomp filter \
+                    kills)"
+                .to_string();
+        }
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGILL => "SIGILL",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGPIPE => "SIGPIPE",
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGXCPU => "SIGXCPU",
+        libc::SIGXFSZ => "SIGXFSZ",
+        _ => return String::new(),
+    };
+    format!(" ({name})")
 }
 
 /// At most 200 characters of what a bot sent, for messages.

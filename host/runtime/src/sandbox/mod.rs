@@ -143,6 +143,23 @@ pub fn opt_out_everywhere() {
     ON_BY_DEFAULT.store(false, Ordering::Relaxed);
 }
 
+/// Why a sandboxed bot whose command line starts with `program` cannot
+/// run, found before it starts: a program of another architecture
+/// ([`SandboxError::ForeignProgram`]). `None` when it may start, or when
+/// `--no-sandbox` is in force. A tournament file's check calls this so that
+/// the error names the file's line.
+pub fn refuses_program(program: &str) -> Option<SandboxError> {
+    if !ON_BY_DEFAULT.load(Ordering::Relaxed) {
+        return None;
+    }
+    let path = program_file(OsStr::new(program))?;
+    let what = foreign_program(&path)?;
+    Some(SandboxError::ForeignProgram {
+        program: path,
+        what,
+    })
+}
+
 impl Default for SandboxPolicy {
     fn default() -> Self {
         SandboxPolicy {
@@ -199,6 +216,15 @@ pub enum SandboxError {
         path.display()
     )]
     Unreadable { path: PathBuf, mode: u32 },
+    #[error(
+        "{} is {what}, and the sandbox runs only {} programs (its seccomp filter \
+         kills a process at its first system call of another architecture): rebuild \
+         it for {}, or, for a bot you trust, opt out with `sandbox: off` / `--no-sandbox`",
+        program.display(),
+        std::env::consts::ARCH,
+        std::env::consts::ARCH
+    )]
+    ForeignProgram { program: PathBuf, what: String },
 }
 
 /// A sandbox ready for one bot: made in the host before the bot starts,
@@ -341,6 +367,11 @@ pub fn prepare(
             layer: missing.name,
             why: missing.detail,
         });
+    }
+    if let Some(program) = argv.first().and_then(|p| program_file(OsStr::new(p)))
+        && let Some(what) = foreign_program(&program)
+    {
+        return Err(SandboxError::ForeignProgram { program, what });
     }
     let root = mount_point()?;
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
@@ -716,6 +747,60 @@ fn climbed_through(path: &Path) -> Vec<PathBuf> {
         previous_was_parent = parent;
     }
     out
+}
+
+/// The file a command line's first word runs: the path itself when it has
+/// a `/`, else the first match on `PATH`.
+fn program_file(program: &OsStr) -> Option<PathBuf> {
+    if program.as_bytes().contains(&b'/') {
+        Some(PathBuf::from(program))
+    } else {
+        which(program)
+    }
+}
+
+/// What `path` is, in words, when it is an ELF program of an architecture
+/// other than the host's (a 32-bit x86 program on x86-64, say); `None` for
+/// a native program, a script or a file that cannot be read. The seccomp
+/// filters are built for the host's architecture and kill a process at its
+/// first call of another (`seccompiler` builds for one architecture), so such
+/// a bot is refused before it starts, by name, rather than seen to crash.
+fn foreign_program(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let mut header = [0u8; 20];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut header))
+        .ok()?;
+    if header[..4] != *b"\x7fELF" {
+        return None;
+    }
+    let bits = match header[4] {
+        1 => 32,
+        2 => 64,
+        _ => return None,
+    };
+    let machine = match header[5] {
+        2 => u16::from_be_bytes([header[18], header[19]]),
+        _ => u16::from_le_bytes([header[18], header[19]]),
+    };
+    // ELF's `e_machine` numbers (elf.h) and the host's, as Rust names it.
+    let (name, native) = match machine {
+        3 => ("x86 (i386)", None),
+        62 if bits == 32 => ("x32", None),
+        62 => ("x86-64", Some("x86_64")),
+        40 => ("ARM", None),
+        183 => ("AArch64", Some("aarch64")),
+        243 => ("RISC-V", Some("riscv64")),
+        _ => ("", None),
+    };
+    if native == Some(std::env::consts::ARCH) && bits == 64 {
+        return None;
+    }
+    Some(if name.is_empty() {
+        format!("a {bits}-bit program for ELF machine {machine}")
+    } else {
+        format!("a {bits}-bit {name} program")
+    })
 }
 
 fn which(program: &OsStr) -> Option<PathBuf> {
