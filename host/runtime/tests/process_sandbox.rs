@@ -923,3 +923,45 @@ fn a_32_bit_program_is_refused_by_name_and_its_crash_says_why() {
         "{fault:?}"
     );
 }
+
+/// A bot that asks for real-time scheduling, or for a nice value under the
+/// host's, is refused even when the host's own limits would allow it (an
+/// audio group's `rtprio` in limits.conf): a `SCHED_FIFO` loop would starve
+/// the host and the other bots of the CPU. Every bot starts with both
+/// limits at 0. The test first raises its own limits where it may (with
+/// `CAP_SYS_RESOURCE`); where it may not, as on the machine this was written
+/// on (its root lacks that capability, and its limits are 0 already), it
+/// cannot tell the host's limits from the bot's own.
+#[test]
+fn a_bot_cannot_take_real_time_scheduling_or_a_higher_priority() {
+    for (resource, value) in [(libc::RLIMIT_RTPRIO, 50), (libc::RLIMIT_NICE, 40)] {
+        let limit = libc::rlimit {
+            rlim_cur: value,
+            rlim_max: value,
+        };
+        // SAFETY: `setrlimit` reads the `rlimit` on this stack frame only.
+        // Refused without `CAP_SYS_RESOURCE`, which changes nothing here.
+        unsafe { libc::setrlimit(resource, &limit) };
+    }
+    let script = r#"python3 -c "
+import os, resource
+out = [f'limits:{resource.getrlimit(resource.RLIMIT_RTPRIO)}{resource.getrlimit(resource.RLIMIT_NICE)}']
+try:
+    os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))
+    out.append('fifo:taken')
+except OSError as e:
+    out.append(f'fifo:refused-{e.errno}')
+try:
+    os.setpriority(os.PRIO_PROCESS, 0, -10)
+    out.append('nice:taken')
+except OSError as e:
+    out.append(f'nice:refused-{e.errno}')
+print(' '.join(out))
+""#;
+    let (line, _) = run(script, &[]);
+    let (eperm, eacces) = (1, 13);
+    assert_eq!(
+        line,
+        format!("limits:(0, 0)(0, 0) fifo:refused-{eperm} nice:refused-{eacces}")
+    );
+}

@@ -20,12 +20,18 @@ pub struct Rlimits {
 /// whose id is its pid), marks every descriptor but its stdin, stdout and
 /// stderr close-on-exec and applies `limits`, before it runs the bot.
 pub fn contain(command: &mut Command, limits: Rlimits) {
-    let settings: [(libc::__rlimit_resource_t, Option<u64>); 4] = [
+    let settings: [(libc::__rlimit_resource_t, Option<u64>); 6] = [
         (libc::RLIMIT_AS, limits.address_space),
         (libc::RLIMIT_CPU, limits.cpu_seconds),
         (libc::RLIMIT_NPROC, limits.processes),
         // A crashing bot leaves no core file behind.
         (libc::RLIMIT_CORE, Some(0)),
+        // No real-time scheduling, and no nice value under the host's: a
+        // host whose limits allow them (an audio group's `rtprio` in
+        // limits.conf) would otherwise let a bot's `SCHED_FIFO` loop starve
+        // the host and the other bots of the CPU.
+        (libc::RLIMIT_RTPRIO, Some(0)),
+        (libc::RLIMIT_NICE, Some(0)),
     ];
     let hook = move || {
         // SAFETY: `setsid`, `close_range` and `setrlimit` are
