@@ -658,17 +658,18 @@ pub fn check_files(t: &Tournament, built: bool) -> Result<(), FileError> {
                 message: format!("bot `{}`: file not found: {path}", bot.name),
             });
         }
-        // A program the sandbox cannot run (a 32-bit entrant) is named here,
-        // at its line, rather than disqualified in every game.
-        if bot.spec.kind.is_process() && bot.sandbox == Sandbox::On {
-            let program = bot.spec.target.split_whitespace().next().unwrap_or("");
-            let beside = t.base_dir.join(program);
-            let program = if program.contains('/') && !Path::new(program).exists() {
-                beside.display().to_string()
-            } else {
-                program.to_string()
-            };
-            if let Some(refused) = clue_runtime::sandbox::refuses_program(&program) {
+        // A command the sandbox cannot run (a 32-bit entrant, a link out of
+        // the entrant's folder) is named here, at its line, rather than
+        // disqualified in every game.
+        if bot.spec.kind.is_process()
+            && bot.sandbox == Sandbox::On
+            && let Ok(mut argv) = clue_runtime::process::split_command(&bot.spec.target)
+        {
+            let beside = t.base_dir.join(&argv[0]);
+            if argv[0].contains('/') && !Path::new(&argv[0]).exists() {
+                argv[0] = beside.display().to_string();
+            }
+            if let Some(refused) = clue_runtime::sandbox::refuses(&argv) {
                 return Err(FileError {
                     file: t.file.clone(),
                     pos: bot.target_pos,

@@ -243,3 +243,29 @@ fn a_32_bit_program_is_refused_at_its_line() {
     let trusted = text.replace("--fast}", "--fast, sandbox: off}");
     config::parse(&trusted, "t.yaml", dir.path()).expect("accepted without the sandbox");
 }
+
+/// A process bot whose command line names a folder that leads through a
+/// symbolic link out of its entrant's folder (the sandbox would show the
+/// bot what the link points at) is named at its line.
+#[test]
+fn a_link_out_of_an_entrants_folder_is_refused_at_its_line() {
+    let entrant = tempfile::tempdir().expect("the entrant's folder");
+    let elsewhere = tempfile::tempdir().expect("a folder of the host's");
+    let data = entrant.path().join("data");
+    std::os::unix::fs::symlink(elsewhere.path(), &data).expect("the entrant's link");
+    let text = format!(
+        "variant: speedclue\nplayers: 3\nschedule: {{kind: all-seatings}}\nbots:\n  - {{name: a, kind: builtin, path: notebook}}\n  - {{name: b, kind: builtin, path: clueless}}\n  - {{name: x, kind: jsonl, command: \"python3 bot.py {}\"}}\n",
+        data.display()
+    );
+    let err = config::parse(&text, "t.yaml", entrant.path()).expect_err("the file is refused");
+    assert_eq!(err.pos.line, 7, "{err}");
+    let real = std::fs::canonicalize(elsewhere.path()).expect("the real folder");
+    assert!(
+        err.message.starts_with(&format!(
+            "bot `x`: the bot's folder {} leads through a symbolic link to {}",
+            data.display(),
+            real.display()
+        )),
+        "{err}"
+    );
+}

@@ -965,3 +965,70 @@ print(' '.join(out))
         format!("limits:(0, 0)(0, 0) fifo:refused-{eperm} nice:refused-{eacces}")
     );
 }
+
+/// The folder of a path on a bot's command line is bound into its root, and
+/// a bind follows symbolic links: a link in an entrant's own folder, named
+/// on the command line (`bot.py data/model`, `data` a link to the host's
+/// checkout), would show the bot whatever it points at. Such a bot is
+/// refused, saying where the link leads; a link to a system folder every
+/// bot sees anyway still works.
+#[test]
+fn a_link_on_the_command_line_to_a_folder_elsewhere_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let open = |path: &std::path::Path| {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
+            .expect("the folder is opened to the bot's uid");
+    };
+    // Not under `/tmp`, which is the bot's own scratch folder in its root.
+    let entrant = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("the entrant's folder");
+    let elsewhere =
+        tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("a folder of the host's");
+    open(entrant.path());
+    open(elsewhere.path());
+    std::fs::write(elsewhere.path().join("secret.txt"), "hunter2\n").expect("a secret");
+    std::os::unix::fs::symlink(elsewhere.path(), entrant.path().join("data"))
+        .expect("the entrant's link");
+    let limits = ProcessLimits {
+        sandbox: sandbox::SandboxPolicy::on(),
+        ..ProcessLimits::default()
+    };
+    // The entrant's script: a secret if it finds one, else whether the
+    // folder it is given is there.
+    let run = entrant.path().join("run.sh");
+    let script = "if [ -f \"$1/secret.txt\" ]; then cat \"$1/secret.txt\"; \
+                  elif [ -d \"$1\" ]; then echo seen; else echo missing; fi\n";
+    std::fs::write(&run, script).expect("the entrant's script");
+    let with = |folder: &str| {
+        [
+            "sh".to_string(),
+            run.display().to_string(),
+            entrant.path().join(folder).display().to_string(),
+        ]
+    };
+    let argv = with("data");
+    let refused = match BotProcess::spawn(&argv, &limits) {
+        Ok(mut bot) => panic!(
+            "the bot started, and read {:?}",
+            bot.recv(Duration::from_secs(20), "the secret")
+        ),
+        Err(e) => e.to_string(),
+    };
+    let real = std::fs::canonicalize(elsewhere.path()).expect("the real folder");
+    assert!(
+        refused.contains(&format!(
+            "{} leads through a symbolic link to {}",
+            entrant.path().join("data").display(),
+            real.display()
+        )),
+        "{refused}"
+    );
+
+    std::os::unix::fs::symlink("/usr/share", entrant.path().join("share"))
+        .expect("a link to a system folder");
+    let argv = with("share");
+    let mut bot = BotProcess::spawn(&argv, &limits).expect("a link to /usr/share is let through");
+    let line = bot
+        .recv(Duration::from_secs(20), "its verdict")
+        .unwrap_or_else(|f| panic!("no verdict: {f:?}; stderr {}", bot.stderr().text()));
+    assert_eq!(line, "seen");
+}

@@ -143,21 +143,31 @@ pub fn opt_out_everywhere() {
     ON_BY_DEFAULT.store(false, Ordering::Relaxed);
 }
 
-/// Why a sandboxed bot whose command line starts with `program` cannot
-/// run, found before it starts: a program of another architecture
-/// ([`SandboxError::ForeignProgram`]). `None` when it may start, or when
+/// Why a sandboxed bot of this command line cannot run, found before it
+/// starts: a program of another architecture
+/// ([`SandboxError::ForeignProgram`]), or a folder of the command line that
+/// leads through a symbolic link out of the system folders
+/// ([`SandboxError::Linked`]). `None` when it may start, or when
 /// `--no-sandbox` is in force. A tournament file's check calls this so that
 /// the error names the file's line.
-pub fn refuses_program(program: &str) -> Option<SandboxError> {
+pub fn refuses(argv: &[String]) -> Option<SandboxError> {
     if !ON_BY_DEFAULT.load(Ordering::Relaxed) {
         return None;
     }
-    let path = program_file(OsStr::new(program))?;
-    let what = foreign_program(&path)?;
-    Some(SandboxError::ForeignProgram {
-        program: path,
-        what,
-    })
+    refused(argv, &own_folders(argv))
+}
+
+/// [`refuses`] whatever the default, for a command line whose own folders
+/// are `own`.
+fn refused(argv: &[String], own: &[PathBuf]) -> Option<SandboxError> {
+    if let Some(program) = argv.first().and_then(|p| program_file(OsStr::new(p)))
+        && let Some(what) = foreign_program(&program)
+    {
+        return Some(SandboxError::ForeignProgram { program, what });
+    }
+    own.iter()
+        .find_map(|f| linked_elsewhere(f))
+        .map(|(path, real)| SandboxError::Linked { path, real })
 }
 
 impl Default for SandboxPolicy {
@@ -216,6 +226,16 @@ pub enum SandboxError {
         path.display()
     )]
     Unreadable { path: PathBuf, mode: u32 },
+    #[error(
+        "the bot's folder {} leads through a symbolic link to {}, which the sandbox \
+         would show the bot: a link inside an entrant's folder could so show it any \
+         folder of the machine. Name the folder where it is ({}) on the command line, \
+         or opt out with `sandbox: off` / `--no-sandbox`",
+        path.display(),
+        real.display(),
+        real.display()
+    )]
+    Linked { path: PathBuf, real: PathBuf },
     #[error(
         "{} is {what}, and the sandbox runs only {} programs (its seccomp filter \
          kills a process at its first system call of another architecture): rebuild \
@@ -368,10 +388,9 @@ pub fn prepare(
             why: missing.detail,
         });
     }
-    if let Some(program) = argv.first().and_then(|p| program_file(OsStr::new(p)))
-        && let Some(what) = foreign_program(&program)
-    {
-        return Err(SandboxError::ForeignProgram { program, what });
+    let own = own_folders(argv);
+    if let Some(refusal) = refused(argv, &own) {
+        return Err(refusal);
     }
     let root = mount_point()?;
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
@@ -386,7 +405,6 @@ pub fn prepare(
         }
     };
     let mut read: Vec<PathBuf> = SYSTEM_READ.iter().map(PathBuf::from).collect();
-    let own = own_folders(argv);
     if host_uid == 0 {
         // The bot will not be root: a folder of its own it cannot enter
         // (a `tempfile` folder is 0700) would fail later, obscurely.
@@ -666,6 +684,41 @@ fn fs_plan(
         workdir: c_path(workdir)?,
         scratch: c_path(Path::new(SCRATCH))?,
     })
+}
+
+/// `folder` and where it really is, when a symbolic link on its way leads
+/// out of the system folders every bot sees anyway. The bind follows the
+/// link, and an entrant's folder is the entrant author's: a link there named
+/// on the command line (`bot.py data/model`, `data` a link to `/home`) would
+/// show the bot whatever it points at. `/sys` does not count as seen: a bot
+/// sees only its own cgroups there.
+fn linked_elsewhere(folder: &Path) -> Option<(PathBuf, PathBuf)> {
+    let real = std::fs::canonicalize(folder).ok()?;
+    if real == lexically_normal(folder) {
+        return None;
+    }
+    let seen = SYSTEM_READ
+        .iter()
+        .filter(|f| **f != "/sys")
+        .any(|f| real.starts_with(f));
+    (!seen).then(|| (folder.to_path_buf(), real))
+}
+
+/// `path` with its `.` and `..` taken away by the words alone, as if no
+/// folder on it were a link.
+fn lexically_normal(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 fn absolute(path: &Path) -> PathBuf {
