@@ -228,8 +228,8 @@ pub enum SandboxError {
     Unreadable { path: PathBuf, mode: u32 },
     #[error(
         "the bot's folder {} leads through a symbolic link to {}, which the sandbox \
-         would show the bot: a link inside an entrant's folder could so show it any \
-         folder of the machine. Name the folder where it is ({}) on the command line, \
+         would show the bot (a link inside an entrant's folder could so show it any \
+         folder of the machine): name the folder where it is ({}) on the command line, \
          or opt out with `sandbox: off` / `--no-sandbox`",
         path.display(),
         real.display(),
