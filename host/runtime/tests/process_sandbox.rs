@@ -773,7 +773,12 @@ fn colluding_bots_of_a_non_root_host_cannot_signal_through_a_file_they_own() {
             .uid(NOBODY)
             .gid(NOBODY)
             .output()
-            .expect("the test binary runs again as nobody");
+            .unwrap_or_else(|e| {
+                panic!(
+                    "cannot run the test binary again as nobody ({e}): its folders must be \
+                     open to other users (a checkout under /root is not)"
+                )
+            });
         let stdout = String::from_utf8_lossy(&output.stdout);
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(
