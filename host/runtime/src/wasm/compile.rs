@@ -2,8 +2,9 @@
 //! with the size of a function: one function of 6 MB, well within what
 //! wasmparser accepts, took 89 s and 4 GiB of the host's memory to compile
 //! on the 2-core machine (docs/wasm.md), and wasmtime compiles functions in
-//! parallel (a worker on at most [`COMPILE_THREADS`]). A stranger's component compiled in the host could
-//! so exhaust the host's memory before any fuel is counted.
+//! parallel (a worker on at most four threads). A stranger's
+//! component compiled in the host could so exhaust the host's memory before
+//! any fuel is counted.
 //!
 //! So the `clue` binary compiles in a worker, `clue worker wasm-compile`: a
 //! process of its own binary, in the process sandbox like any process bot,
