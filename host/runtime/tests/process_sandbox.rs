@@ -1037,3 +1037,41 @@ fn a_link_on_the_command_line_to_a_folder_elsewhere_is_refused() {
         .unwrap_or_else(|f| panic!("no verdict: {f:?}; stderr {}", bot.stderr().text()));
     assert_eq!(line, "seen");
 }
+
+/// An entrant's "program" may be a FIFO (a tarball can hold one). The host
+/// looks at a program's first bytes before it starts it; opening a FIFO to
+/// read waits for a writer for ever, so the host must not block there: the
+/// bot fails to start, at once.
+#[test]
+fn a_fifo_for_a_program_fails_to_start_without_hanging_the_host() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("the entrant's folder");
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755))
+        .expect("the folder is opened to the bot's uid");
+    let fifo = dir.path().join("bot");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success(), "mkfifo {}", fifo.display());
+    std::fs::set_permissions(&fifo, std::fs::Permissions::from_mode(0o755))
+        .expect("the FIFO is made executable");
+    let argv = [fifo.display().to_string()];
+    let (sender, started) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let limits = ProcessLimits {
+            sandbox: sandbox::SandboxPolicy::on(),
+            ..ProcessLimits::default()
+        };
+        let _ = sender.send(
+            BotProcess::spawn(&argv, &limits)
+                .err()
+                .map(|e| e.to_string()),
+        );
+    });
+    match started.recv_timeout(Duration::from_secs(20)) {
+        Ok(Some(_refused)) => {}
+        Ok(None) => panic!("a FIFO started as a bot"),
+        Err(_) => panic!("starting a bot whose program is a FIFO hung the host"),
+    }
+}

@@ -820,10 +820,19 @@ fn program_file(program: &OsStr) -> Option<PathBuf> {
 /// a bot is refused before it starts, by name, rather than seen to crash.
 fn foreign_program(path: &Path) -> Option<String> {
     use std::io::Read;
-    let mut header = [0u8; 20];
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut header))
+    use std::os::unix::fs::OpenOptionsExt;
+    // Without blocking: an entrant's "program" may be a FIFO, whose open
+    // would wait for a writer for ever.
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
         .ok()?;
+    if !file.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut header = [0u8; 20];
+    file.read_exact(&mut header).ok()?;
     if header[..4] != *b"\x7fELF" {
         return None;
     }
