@@ -665,9 +665,9 @@ pub fn check_files(t: &Tournament, built: bool) -> Result<(), FileError> {
             && bot.sandbox == Sandbox::On
             && let Ok(mut argv) = clue_runtime::process::split_command(&bot.spec.target)
         {
-            let beside = t.base_dir.join(&argv[0]);
+            // As the check above finds it: where `clue` runs, else beside the file.
             if argv[0].contains('/') && !Path::new(&argv[0]).exists() {
-                argv[0] = beside.display().to_string();
+                argv[0] = t.base_dir.join(&argv[0]).display().to_string();
             }
             if let Some(refused) = clue_runtime::sandbox::refuses(&argv) {
                 return Err(FileError {

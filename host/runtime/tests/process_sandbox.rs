@@ -848,7 +848,6 @@ fn assert_nothing_passes_between_bots_watching(file: Option<&std::path::Path>) {
 /// contest's entrant built for i386 is to the host.
 #[cfg(target_arch = "x86_64")]
 fn i386_program(dir: &std::path::Path) -> PathBuf {
-    use std::os::unix::fs::PermissionsExt;
     // mov eax, 1; mov ebx, 42; int 0x80
     let code = [0xb8, 1, 0, 0, 0, 0xbb, 42, 0, 0, 0, 0xcd, 0x80];
     let size = (52 + 32 + code.len()) as u32;
@@ -872,9 +871,24 @@ fn i386_program(dir: &std::path::Path) -> PathBuf {
     elf.extend(code);
     let path = dir.join("entrant-i386");
     std::fs::write(&path, &elf).expect("the program is written");
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
-        .expect("the program is made executable");
+    open_to_all(&path);
     path
+}
+
+/// Gives `path` mode 0755: a sandboxed bot runs as a uid of its own (under
+/// a root host), so its folders and programs must be open to it.
+fn open_to_all(path: &std::path::Path) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
+        .unwrap_or_else(|e| panic!("cannot open {} to other users: {e}", path.display()));
+}
+
+/// A folder open to every user, not under `/tmp` (which is the bot's own
+/// scratch folder in its root): where an entrant's files would be.
+fn entrant_folder() -> tempfile::TempDir {
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("a folder");
+    open_to_all(dir.path());
+    dir
 }
 
 /// The seccomp filters are built for x86-64 and kill a process at its
@@ -884,12 +898,8 @@ fn i386_program(dir: &std::path::Path) -> PathBuf {
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn a_32_bit_program_is_refused_by_name_and_its_crash_says_why() {
-    use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().expect("a scratch folder");
-    // The sandboxed bot runs as a uid of its own (as root), so its folder
-    // must be open to it.
-    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755))
-        .expect("the folder is opened");
+    open_to_all(dir.path());
     let program = i386_program(dir.path());
     let plain = Command::new(&program)
         .status()
@@ -979,17 +989,8 @@ print(' '.join(out))
 /// bot sees anyway still works.
 #[test]
 fn a_link_on_the_command_line_to_a_folder_elsewhere_is_refused() {
-    use std::os::unix::fs::PermissionsExt;
-    let open = |path: &std::path::Path| {
-        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
-            .expect("the folder is opened to the bot's uid");
-    };
-    // Not under `/tmp`, which is the bot's own scratch folder in its root.
-    let entrant = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("the entrant's folder");
-    let elsewhere =
-        tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("a folder of the host's");
-    open(entrant.path());
-    open(elsewhere.path());
+    let entrant = entrant_folder();
+    let elsewhere = entrant_folder();
     std::fs::write(elsewhere.path().join("secret.txt"), "hunter2\n").expect("a secret");
     std::os::unix::fs::symlink(elsewhere.path(), entrant.path().join("data"))
         .expect("the entrant's link");
@@ -1044,18 +1045,14 @@ fn a_link_on_the_command_line_to_a_folder_elsewhere_is_refused() {
 /// bot fails to start, at once.
 #[test]
 fn a_fifo_for_a_program_fails_to_start_without_hanging_the_host() {
-    use std::os::unix::fs::PermissionsExt;
-    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("the entrant's folder");
-    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755))
-        .expect("the folder is opened to the bot's uid");
+    let dir = entrant_folder();
     let fifo = dir.path().join("bot");
     let made = Command::new("mkfifo")
         .arg(&fifo)
         .status()
         .expect("mkfifo runs");
     assert!(made.success(), "mkfifo {}", fifo.display());
-    std::fs::set_permissions(&fifo, std::fs::Permissions::from_mode(0o755))
-        .expect("the FIFO is made executable");
+    open_to_all(&fifo);
     let argv = [fifo.display().to_string()];
     let (sender, started) = std::sync::mpsc::channel();
     std::thread::spawn(move || {

@@ -407,10 +407,8 @@ fn describe(status: Option<ExitStatus>) -> String {
 fn signal_name(signal: i32) -> String {
     let name = match signal {
         libc::SIGSYS => {
-            return " (SIGSYS; under the sandbox: a system call of another \
-                    architecture, as a 32-bit program makes, which its seccomp filter \
-                    kills)"
-                .to_string();
+            "SIGSYS; under the sandbox: a system call of another architecture, as a \
+             32-bit program makes, which its seccomp filter kills"
         }
         libc::SIGABRT => "SIGABRT",
         libc::SIGBUS => "SIGBUS",
