@@ -901,9 +901,20 @@ fn a_32_bit_program_is_refused_by_name_and_its_crash_says_why() {
     let dir = tempfile::tempdir().expect("a scratch folder");
     open_to_all(dir.path());
     let program = i386_program(dir.path());
-    let plain = Command::new(&program)
-        .status()
-        .expect("this kernel runs 32-bit x86 programs (CONFIG_IA32_EMULATION)");
+    // A process another test forks in the moment the program is written
+    // holds its descriptor until its own `exec`: `ETXTBSY` for that moment.
+    let mut tries = 0;
+    let plain = loop {
+        match Command::new(&program).status() {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 100 => {
+                tries += 1;
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            other => {
+                break other.expect("this kernel runs 32-bit x86 programs (CONFIG_IA32_EMULATION)");
+            }
+        }
+    };
     assert_eq!(
         plain.code(),
         Some(42),
