@@ -79,12 +79,35 @@ pub struct BotEntry {
     pub sandbox: Sandbox,
     /// The bot's own limits, the tournament's filling the rest.
     pub limits: Limits,
-    /// Run once (in the tournament file's folder) before the first game.
-    pub build: Option<String>,
+    /// Run once before the first game.
+    pub build: Option<Build>,
     /// Where the bot's path or command is written, for errors found later.
     pub target_pos: Pos,
     pub build_pos: Pos,
 }
+
+/// A bot's `build:`: a shell command run once before the first game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Build {
+    pub command: String,
+    /// The map form's `dir` (resolved against the file's folder): the
+    /// entrant's folder, where the build runs and the only one it may write
+    /// when sandboxed. `None` for the one-line form, which runs in the
+    /// file's folder.
+    pub dir: Option<PathBuf>,
+    /// Whether it runs in the sandbox: the map form does unless it, its
+    /// bot or the tournament says `sandbox: off`; the one-line form never.
+    pub sandboxed: bool,
+    /// The map form's `time_limit_s` (default 600).
+    pub time_limit_s: u64,
+    /// The map form's `memory_mb` (default 4096).
+    pub memory_mb: u64,
+}
+
+/// The default wall time of a sandboxed build, in seconds.
+pub const BUILD_TIME_LIMIT_S: u64 = 600;
+/// The default memory of a sandboxed build, in MiB.
+pub const BUILD_MEMORY_MB: u64 = 4096;
 
 /// How tables are drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -213,7 +236,45 @@ struct RawBot {
     isolation: Option<Spanned<Isolation>>,
     sandbox: Option<Sandbox>,
     limits: Option<Limits>,
-    build: Option<Spanned<String>>,
+    build: Option<Spanned<RawBuild>>,
+}
+
+/// `build:` as written: one line, or a map.
+enum RawBuild {
+    Line(String),
+    Map(RawBuildMap),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBuildMap {
+    command: Spanned<String>,
+    dir: Spanned<String>,
+    sandbox: Option<Sandbox>,
+    time_limit_s: Option<Spanned<u64>>,
+    memory_mb: Option<Spanned<u64>>,
+}
+
+impl<'de> Deserialize<'de> for RawBuild {
+    /// A string or a map, each with its own errors (`serde(untagged)` would
+    /// say only that neither matched).
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<RawBuild, D::Error> {
+        struct Either;
+        impl<'de> serde::de::Visitor<'de> for Either {
+            type Value = RawBuild;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a shell command, or a map with `command` and `dir`")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<RawBuild, E> {
+                Ok(RawBuild::Line(v.to_string()))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<RawBuild, A::Error> {
+                RawBuildMap::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(RawBuild::Map)
+            }
+        }
+        d.deserialize_any(Either)
+    }
 }
 
 /// Which variants a bot kind can play: the text protocols each speak one.
@@ -607,8 +668,14 @@ fn validate_bot(
             text.to_string()
         }
         kind if kind.is_file() => base_dir.join(text).display().to_string(),
-        _ => text.to_string(),
+        _ => program_beside_file(text, base_dir),
     };
+    let bot_sandbox = bot.sandbox.unwrap_or(sandbox);
+    let build = bot
+        .build
+        .as_ref()
+        .map(|b| validate_build(&b.value, name, bot_sandbox, base_dir, file))
+        .transpose()?;
     let isolation = bot.isolation.as_ref().map(|i| i.value).unwrap_or_default();
     // A trusted native plugin is loaded in-process; every other bot keeps its kind.
     let kind = match (kind, isolation) {
@@ -622,11 +689,112 @@ fn validate_bot(
             target: resolved,
         },
         isolation,
-        sandbox: bot.sandbox.unwrap_or(sandbox),
+        sandbox: bot_sandbox,
         limits: bot.limits.unwrap_or_default().or(limits),
-        build: bot.build.as_ref().map(|b| b.value.clone()),
+        build,
         target_pos,
         build_pos: bot.build.as_ref().map(Pos::from).unwrap_or_default(),
+    })
+}
+
+/// A process bot's command line with its program, when written as a
+/// relative path (`entrants/c/client`) that does not exist where `clue`
+/// runs, taken beside the tournament file, as the file's other paths are
+/// (and as [`check_files`] finds it). A program found where `clue` runs, a
+/// bare name looked up in `PATH`, or a quoted first word is left as it is.
+fn program_beside_file(command: &str, base_dir: &Path) -> String {
+    let program = command.split_whitespace().next().unwrap_or("");
+    let path = Path::new(program);
+    if !program.contains('/')
+        || path.is_absolute()
+        || path.exists()
+        || program.starts_with(['\'', '"'])
+    {
+        return command.to_string();
+    }
+    let beside = base_dir.join(program).display().to_string();
+    let plain = beside
+        .chars()
+        .all(|c| c.is_alphanumeric() || "/._-+@%,:".contains(c));
+    let beside = if plain {
+        beside
+    } else if !beside.contains('\'') {
+        format!("'{beside}'")
+    } else {
+        return command.to_string();
+    };
+    format!("{beside}{}", &command[program.len()..])
+}
+
+/// A bot's `build:`: the map form's folder must be a folder of its own (not
+/// the tournament's, nor one the sandbox refuses to let a build write).
+fn validate_build(
+    raw: &RawBuild,
+    name: &str,
+    sandbox: Sandbox,
+    base_dir: &Path,
+    file: &str,
+) -> Result<Build, FileError> {
+    let err = |pos: Pos, message: String| FileError {
+        file: file.to_string(),
+        pos,
+        message: format!("bot `{name}`: {message}"),
+    };
+    let map = match raw {
+        RawBuild::Line(command) => {
+            return Ok(Build {
+                command: command.clone(),
+                dir: None,
+                sandboxed: false,
+                time_limit_s: BUILD_TIME_LIMIT_S,
+                memory_mb: BUILD_MEMORY_MB,
+            });
+        }
+        RawBuild::Map(map) => map,
+    };
+    if map.command.value.trim().is_empty() {
+        return Err(err(Pos::from(&map.command), "empty build command".into()));
+    }
+    let at_least_1 = |v: &Option<Spanned<u64>>, default: u64, what: &str| match v {
+        Some(v) if v.value == 0 => Err(err(Pos::from(v), format!("`{what}` must be at least 1"))),
+        Some(v) => Ok(v.value),
+        None => Ok(default),
+    };
+    let time_limit_s = at_least_1(&map.time_limit_s, BUILD_TIME_LIMIT_S, "time_limit_s")?;
+    let memory_mb = at_least_1(&map.memory_mb, BUILD_MEMORY_MB, "memory_mb")?;
+    let dir_pos = Pos::from(&map.dir);
+    let dir = base_dir.join(map.dir.value.trim());
+    if !dir.is_dir() {
+        return Err(err(
+            dir_pos,
+            format!("the build's folder {} is not a folder", dir.display()),
+        ));
+    }
+    let sandboxed = map.sandbox.unwrap_or(sandbox) == Sandbox::On;
+    if sandboxed {
+        let (real, home) = (std::fs::canonicalize(&dir), std::fs::canonicalize(base_dir));
+        if let (Ok(real), Ok(home)) = (real, home)
+            && home.starts_with(&real)
+        {
+            return Err(err(
+                dir_pos,
+                format!(
+                    "the build's folder {} holds the tournament file, and a sandboxed build \
+                     may write only an entrant's own folder: name that folder",
+                    dir.display()
+                ),
+            ));
+        }
+        if let Some(refused) = clue_runtime::sandbox::refuses_build(&dir) {
+            return Err(err(dir_pos, refused.to_string()));
+        }
+    }
+    Ok(Build {
+        command: map.command.value.clone(),
+        dir: Some(dir),
+        sandboxed,
+        time_limit_s,
+        memory_mb,
     })
 }
 
@@ -740,4 +908,37 @@ pub fn hash(text: &str) -> String {
         h = h.wrapping_mul(0x0100_0000_01b3);
     }
     format!("{h:016x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_relative_program_missing_where_clue_runs_is_taken_beside_the_file() {
+        let base = Path::new("/contest/2026");
+        assert_eq!(
+            program_beside_file("entrants/c/client --fast", base),
+            "/contest/2026/entrants/c/client --fast"
+        );
+        assert_eq!(
+            program_beside_file("bots/x {ID} %%", Path::new("/my contest")),
+            "'/my contest/bots/x' {ID} %%"
+        );
+        // Found where `clue` runs (the crate's folder, for tests), a name
+        // looked up in `PATH`, an absolute path, a quoted word: unchanged.
+        for kept in [
+            "src/config.rs x",
+            "python3 bot.py",
+            "/usr/bin/env x",
+            "'a b/c' d",
+        ] {
+            assert_eq!(program_beside_file(kept, base), kept);
+        }
+        assert_eq!(
+            program_beside_file("x/y", Path::new("/it's")),
+            "x/y",
+            "a folder with a quote cannot be quoted simply"
+        );
+    }
 }

@@ -21,6 +21,8 @@ use crate::schedule::ScheduledGame;
 use crate::stats;
 use crate::store::{Claim, FinishedGame, LiveBatch, Meter, Progress, Store, StoreError, claims};
 use clue_runtime::bots;
+use clue_runtime::process::build::BuildLimits;
+use clue_runtime::sandbox::SandboxPolicy;
 
 /// How the runner seats a bot. The default, [`SpecConnector`], goes through
 /// [`bots::connect`], so every kind of bot the host can load plays in
@@ -205,21 +207,41 @@ pub struct RunSummary {
     pub stopped: bool,
 }
 
-/// Runs every `build:` command once, in the tournament file's folder, then
-/// checks the bots' files exist.
+/// Runs every `build:` command once, then checks the bots' files exist. The
+/// one-line form runs in the tournament file's folder as the host's user;
+/// the map form runs in its `dir`, in the sandbox (the only folder it may
+/// write; `clue_runtime::process::build`) unless `sandbox: off` or
+/// `--no-sandbox` says otherwise.
 pub fn build(t: &Tournament) -> Result<(), RunError> {
     for bot in &t.bots {
-        let Some(command) = &bot.build else { continue };
-        tracing::info!(bot = %bot.name, command = %command, "building");
-        let status = std::process::Command::new("sh")
-            .arg("-c")
-            .arg(command)
-            .current_dir(&t.base_dir)
-            .status();
-        let failed = match status {
-            Ok(s) if s.success() => None,
-            Ok(s) => Some(format!("`{command}` exited with {s}")),
-            Err(e) => Some(format!("`{command}` could not start: {e}")),
+        let Some(build) = &bot.build else { continue };
+        let dir = build.dir.as_deref().unwrap_or(&t.base_dir);
+        let sandboxed = build.sandboxed && SandboxPolicy::default().enabled;
+        tracing::info!(bot = %bot.name, command = %build.command, dir = %dir.display(), sandboxed, "building");
+        let failed = if sandboxed {
+            let limits = BuildLimits {
+                time: Duration::from_secs(build.time_limit_s),
+                memory: build.memory_mb << 20,
+                ..BuildLimits::default()
+            };
+            match clue_runtime::process::build::run_sandboxed(&build.command, dir, &limits) {
+                Ok(output) => {
+                    tracing::debug!(bot = %bot.name, %output, "built");
+                    None
+                }
+                Err(e) => Some(format!("the sandboxed build `{}` {e}", build.command)),
+            }
+        } else {
+            let status = std::process::Command::new("sh")
+                .arg("-c")
+                .arg(&build.command)
+                .current_dir(dir)
+                .status();
+            match status {
+                Ok(s) if s.success() => None,
+                Ok(s) => Some(format!("`{}` exited with {s}", build.command)),
+                Err(e) => Some(format!("`{}` could not start: {e}", build.command)),
+            }
         };
         if let Some(message) = failed {
             return Err(RunError::Build {

@@ -1,6 +1,7 @@
 //! Process bots: a bot is a program the host starts and talks to over pipes
 //! (or, for Speed Clue, a loopback socket), one line per message.
 //!
+//! - [`build`]: a tournament's sandboxed `build:` of an entrant, in its folder.
 //! - [`jsonl`]: the host's own versioned JSON-lines protocol (`docs/protocol.md`).
 //! - [`framework`]: the text protocol of the Clue AI framework of `seeds/000` (`docs/framework.md`).
 //! - [`uniclue`]: the judges' C/Q/A protocol of the 2006 UniClue problem (`docs/uniclue.md`).
@@ -14,6 +15,7 @@
 //! stderr kept up to a cap, and the whole group killed and reaped when the
 //! bot's controller is dropped.
 
+pub mod build;
 mod child;
 pub mod framework;
 pub mod jsonl;

@@ -131,6 +131,11 @@ pub struct SandboxPolicy {
     /// hierarchy probed at start ([`cgroup::hierarchy`]): the controllers
     /// its `cgroup.subtree_control` enables apply.
     pub cgroup_v2: Option<PathBuf>,
+    /// The one folder a sandboxed build may write besides its scratch
+    /// folder (set by [`prepare_build`]; no bot gets one): bound read-write
+    /// at its own path, writable under Landlock. When the host is root the
+    /// build runs as the folder's owner, never as root.
+    pub write: Option<PathBuf>,
 }
 
 /// Whether [`SandboxPolicy::default`] is on: true unless the user opted out
@@ -157,6 +162,16 @@ pub fn refuses(argv: &[String]) -> Option<SandboxError> {
     refused(argv, &own_folders(argv))
 }
 
+/// Why a sandboxed build may not write `folder` (see [`prepare_build`]),
+/// found before it starts; `None` when it may, or when `--no-sandbox` is in
+/// force.
+pub fn refuses_build(folder: &Path) -> Option<SandboxError> {
+    if !ON_BY_DEFAULT.load(Ordering::Relaxed) {
+        return None;
+    }
+    writable_folder(folder).err()
+}
+
 /// [`refuses`] whatever the default, for a command line whose own folders
 /// are `own`.
 fn refused(argv: &[String], own: &[PathBuf]) -> Option<SandboxError> {
@@ -179,6 +194,7 @@ impl Default for SandboxPolicy {
             memory: Some(2 << 30),
             scratch_bytes: 64 << 20,
             cgroup_v2: None,
+            write: None,
         }
     }
 }
@@ -245,6 +261,8 @@ pub enum SandboxError {
         std::env::consts::ARCH
     )]
     ForeignProgram { program: PathBuf, what: String },
+    #[error("the build's folder {}: {why}", path.display())]
+    BuildFolder { path: PathBuf, why: String },
 }
 
 /// A sandbox ready for one bot: made in the host before the bot starts,
@@ -392,10 +410,16 @@ pub fn prepare(
     if let Some(refusal) = refused(argv, &own) {
         return Err(refusal);
     }
+    let write = policy.write.as_deref().map(writable_folder).transpose()?;
     let root = mount_point()?;
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
     let (host_uid, host_gid) = sys::host_ids();
-    let ids = if host_uid == 0 {
+    let ids = if let (0, Some((_, uid, gid))) = (host_uid, &write) {
+        sys::Ids::Switch {
+            uid: *uid,
+            gid: *gid,
+        }
+    } else if host_uid == 0 {
         let id = UID_BASE + (n % UID_COUNT) as u32;
         sys::Ids::Switch { uid: id, gid: id }
     } else {
@@ -455,7 +479,15 @@ pub fn prepare(
     let name = format!("bot-{}-{n}", std::process::id());
     let cgroups = cgroup::BotCgroups::make(&hierarchy, &name, policy.memory, processes);
     let join: Vec<OwnedFd> = cgroups.join_files();
-    let fs = fs_plan(&root, &read, &workdir, &scratch_options, &cgroups.views())?;
+    let write = write.map(|(folder, _, _)| folder);
+    let fs = fs_plan(
+        &root,
+        &read,
+        write.as_deref(),
+        &workdir,
+        &scratch_options,
+        &cgroups.views(),
+    )?;
     let (listen, listener_channel) = match policy.tcp_port {
         Some(port) => {
             let (host, child) =
@@ -488,6 +520,64 @@ pub fn prepare(
     }))
 }
 
+/// Prepares the sandbox of a build (a tournament's sandboxed `build:`,
+/// `docs/tournament.md`): a shell started in `folder`, which it may write,
+/// with `policy`'s limits and paths otherwise. Only the shell's own folder
+/// is taken from a command line: the build's words name files of `folder`
+/// (seen at its own path), and a word that happens to name a file where the
+/// host runs must not bring that folder in.
+pub fn prepare_build(
+    folder: &Path,
+    policy: &SandboxPolicy,
+    processes: Option<u64>,
+) -> Result<Option<Prepared>, SandboxError> {
+    let policy = SandboxPolicy {
+        write: Some(folder.to_path_buf()),
+        ..policy.clone()
+    };
+    prepare(&["sh".to_string()], Some(folder), &policy, processes)
+}
+
+/// Where the folder a build may write really is, and the uid and gid it
+/// runs as when the host is root (the folder's owner). Refused: a folder
+/// reached through a symbolic link (a link in an entrant's folder could
+/// open any folder of the machine to its build), a system folder, and,
+/// under a root host, a folder root owns (the build would write as root).
+fn writable_folder(folder: &Path) -> Result<(PathBuf, u32, u32), SandboxError> {
+    use std::os::unix::fs::MetadataExt;
+    let refuse = |why: String| SandboxError::BuildFolder {
+        path: folder.to_path_buf(),
+        why,
+    };
+    let named = lexically_normal(&absolute(folder));
+    let real =
+        std::fs::canonicalize(folder).map_err(|e| refuse(format!("cannot be opened: {e}")))?;
+    if real != named {
+        return Err(refuse(format!(
+            "leads through a symbolic link to {} (a link in an entrant's folder could open \
+             any folder of the machine to its build): name the folder where it is",
+            real.display()
+        )));
+    }
+    let meta = std::fs::metadata(&real).map_err(|e| refuse(format!("cannot be read: {e}")))?;
+    if !meta.is_dir() {
+        return Err(refuse("is not a folder".into()));
+    }
+    if real == Path::new("/") || SYSTEM_READ.iter().any(|f| real.starts_with(f)) {
+        return Err(refuse(
+            "is a system folder: a build may write only an entrant's own folder".into(),
+        ));
+    }
+    if sys::is_root() && meta.uid() == 0 {
+        return Err(refuse(format!(
+            "belongs to root, and a sandboxed build runs as the owner of its folder, never \
+             as root: give the folder to an unprivileged user (`chown -R nobody: {}`)",
+            real.display()
+        )));
+    }
+    Ok((real, meta.uid(), meta.gid()))
+}
+
 fn c_string(bytes: &[u8]) -> Result<CString, SandboxError> {
     CString::new(bytes).map_err(|_| SandboxError::Path(String::from_utf8_lossy(bytes).into()))
 }
@@ -502,6 +592,7 @@ enum Entry {
         src: PathBuf,
         file: bool,
         device: bool,
+        writable: bool,
     },
     Symlink(PathBuf),
     Tmpfs(String),
@@ -527,6 +618,7 @@ const CGROUP_MOUNTS: &str = "/sys/fs/cgroup";
 fn fs_plan(
     root: &Path,
     read: &[PathBuf],
+    write: Option<&Path>,
     workdir: &Path,
     scratch_options: &str,
     cgroups: &[(PathBuf, PathBuf)],
@@ -554,7 +646,8 @@ fn fs_plan(
         let Ok(real) = std::fs::canonicalize(path) else {
             continue;
         };
-        if hidden(&real) {
+        // The writable folder's own bind brings everything below it.
+        if hidden(&real) || write.is_some_and(|w| real.starts_with(w)) {
             continue;
         }
         let file = !real.is_dir();
@@ -582,6 +675,18 @@ fn fs_plan(
                 src: path,
                 file,
                 device: false,
+                writable: false,
+            },
+        ));
+    }
+    if let Some(folder) = write {
+        entries.push((
+            folder.to_path_buf(),
+            Entry::Bind {
+                src: folder.to_path_buf(),
+                file: false,
+                device: false,
+                writable: true,
             },
         ));
     }
@@ -593,6 +698,7 @@ fn fs_plan(
                     src: PathBuf::from(device),
                     file: true,
                     device: true,
+                    writable: false,
                 },
             ));
         }
@@ -612,6 +718,7 @@ fn fs_plan(
                         src: dir.clone(),
                         file: false,
                         device: false,
+                        writable: false,
                     },
                 ));
             }
@@ -642,7 +749,12 @@ fn fs_plan(
                 target: c_path(&target)?,
                 at: dst,
             }),
-            Entry::Bind { src, file, device } => {
+            Entry::Bind {
+                src,
+                file,
+                device,
+                writable,
+            } => {
                 steps.push(if file {
                     sys::Step::Touch(dst.clone())
                 } else {
@@ -653,6 +765,7 @@ fn fs_plan(
                     src: c_path(&src)?,
                     dst,
                     device,
+                    writable,
                 });
             }
             Entry::Tmpfs(options) | Entry::Mask(options) => {
@@ -683,6 +796,7 @@ fn fs_plan(
         steps,
         workdir: c_path(workdir)?,
         scratch: c_path(Path::new(SCRATCH))?,
+        writable: write.map(c_path).transpose()?,
     })
 }
 

@@ -25,11 +25,13 @@ pub enum Step {
     /// A symbolic link `at` -> `target` (`/bin` -> `usr/bin`).
     Symlink { target: CString, at: CString },
     /// A read-only bind of `src` (and every mount below it) at `dst`;
-    /// `device`: a device node, so `nodev` is not set and it stays writable.
+    /// `device`: a device node, so `nodev` is not set and it stays writable;
+    /// `writable`: a sandboxed build's folder, bound read-write.
     Bind {
         src: CString,
         dst: CString,
         device: bool,
+        writable: bool,
     },
     /// A fresh `tmpfs` with `options` (the size-capped scratch folder).
     Tmpfs { dst: CString, options: CString },
@@ -54,6 +56,9 @@ pub struct FsPlan {
     /// The scratch folder inside its root (`/tmp`), made writable for
     /// Landlock once it exists.
     pub scratch: CString,
+    /// A sandboxed build's folder (the only one it may write besides the
+    /// scratch folder), made writable for Landlock too.
+    pub writable: Option<CString>,
 }
 
 /// Who the bot runs as.
@@ -502,7 +507,12 @@ unsafe fn enter_root(plan: &FsPlan) -> io::Result<()> {
                 Step::Symlink { target, at } => {
                     check(libc::symlink(target.as_ptr(), at.as_ptr()))?;
                 }
-                Step::Bind { src, dst, device } => {
+                Step::Bind {
+                    src,
+                    dst,
+                    device,
+                    writable,
+                } => {
                     check(libc::mount(
                         src.as_ptr(),
                         dst.as_ptr(),
@@ -513,6 +523,8 @@ unsafe fn enter_root(plan: &FsPlan) -> io::Result<()> {
                     let attr = MountAttr {
                         attr_set: if *device {
                             MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC
+                        } else if *writable {
+                            MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV
                         } else {
                             MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV
                         },
@@ -689,6 +701,9 @@ pub fn apply(command: &mut Command, setup: &ChildSetup) {
             check(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))?;
             landlock_allow(ruleset, c"/", read_access)?;
             landlock_allow(ruleset, &fs.scratch, write_access)?;
+            if let Some(writable) = &fs.writable {
+                landlock_allow(ruleset, writable, write_access)?;
+            }
             check_long(libc::syscall(libc::SYS_landlock_restrict_self, ruleset, 0))?;
             for filter in &filters {
                 let program = libc::sock_fprog {

@@ -1,0 +1,393 @@
+//! A tournament's sandboxed builds (`build: {command, dir}`): a real entrant
+//! compiled with gcc in its own folder then plays; a hostile build script
+//! reaches nothing but its own folder (not the tournament's files, another
+//! entrant's, the network, the host's processes) and leaves nothing
+//! running; a failing or endless build is reported at its line with the
+//! end of its output; the folders a build may not write are refused at
+//! their line.
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use clue_arena::config;
+use clue_arena::runner::{self, RunError, RunOptions, SpecConnector};
+use clue_arena::store::Store;
+
+/// Fails with what to install when `program` cannot run.
+fn require(program: &str) {
+    let runs = Command::new(program)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        runs,
+        "`{program}` is needed by this test: install it (Debian: apt-get install {program})"
+    );
+}
+
+/// A tournament's folder, open to every user and not under `/tmp` (which
+/// is a sandboxed process's own scratch folder).
+fn tournament_folder() -> tempfile::TempDir {
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("a folder");
+    set_mode(dir.path(), 0o755);
+    dir
+}
+
+fn set_mode(path: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+        .unwrap_or_else(|e| panic!("cannot chmod {}: {e}", path.display()));
+}
+
+/// The uid an entrant's folder is given when the host is root: a sandboxed
+/// build runs as its folder's owner, never as root.
+const NOBODY: u32 = 65534;
+
+fn is_root() -> bool {
+    // SAFETY: `geteuid` has no preconditions.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// Makes `tournament/entrants/<name>` holding `files`, as an entrant's
+/// unpacked folder: owned by `nobody` when the host is root.
+fn entrant(tournament: &Path, name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = tournament.join("entrants").join(name);
+    std::fs::create_dir_all(&dir).expect("the entrant's folder");
+    set_mode(&tournament.join("entrants"), 0o755);
+    set_mode(&dir, 0o755);
+    for (file, text) in files {
+        std::fs::write(dir.join(file), text).expect("the entrant's file");
+    }
+    give_to_nobody(&dir);
+    dir
+}
+
+fn give_to_nobody(dir: &Path) {
+    if !is_root() {
+        return;
+    }
+    let status = Command::new("chown")
+        .args(["-R", &format!("{NOBODY}:{NOBODY}")])
+        .arg(dir)
+        .status()
+        .expect("chown runs");
+    assert!(status.success(), "chown failed on {}", dir.display());
+}
+
+/// A tournament file in `folder` whose one bot is `bot` (a YAML map).
+fn tournament(folder: &Path, variant: &str, bot: &str) -> config::Tournament {
+    let text = format!(
+        "variant: {variant}\nplayers: 3\nseed: 5\nschedule: {{kind: random, games: 4}}\nbots:\n{bot}"
+    );
+    let file = folder.join("t.yaml");
+    std::fs::write(&file, &text).expect("the tournament file");
+    config::load(&file).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+fn build_error(t: &config::Tournament) -> (u64, String) {
+    match runner::build(t) {
+        Err(RunError::Build { line, message, .. }) => (line, message),
+        other => panic!("expected a failed build, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_sandboxed_build_compiles_an_entrant_in_its_folder_and_it_plays() {
+    require("gcc");
+    let folder = tournament_folder();
+    let source = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../plugins/c-uniclue-example/client.c"),
+    )
+    .expect("the C client's source");
+    let dir = entrant(folder.path(), "c", &[("client.c", &source)]);
+    let t = tournament(
+        folder.path(),
+        "uniclue",
+        "  - name: c
+    kind: uniclue
+    command: entrants/c/client
+    build:
+      command: gcc -O2 -Wall -o client client.c
+      dir: entrants/c
+",
+    );
+    let build = t.bots[0].build.as_ref().expect("the build");
+    assert!(build.sandboxed, "{build:?}");
+    runner::build(&t).unwrap_or_else(|e| panic!("{e}"));
+    let client = dir.join("client");
+    let meta = std::fs::metadata(&client).expect("the build made the client");
+    if is_root() {
+        use std::os::unix::fs::MetadataExt;
+        assert_eq!(meta.uid(), NOBODY, "the build runs as its folder's owner");
+    }
+    let mut store = Store::open(&folder.path().join("results.sqlite")).expect("the store");
+    let stop = AtomicBool::new(false);
+    let options = RunOptions {
+        stop: &stop,
+        progress: false,
+        standings_every: None,
+    };
+    let summary = runner::run(&t, &mut store, &SpecConnector, &options).expect("the run");
+    assert_eq!(summary.played, 4);
+    let games = store.games().expect("the games");
+    let won = games.iter().filter(|g| g.seats[0].outcome == "won").count();
+    assert!(won >= 3, "the built client won {won} of 4: {games:?}");
+}
+
+/// What a hostile entrant's build tries. Each line of its report says
+/// whether an attempt succeeded; a process it leaves behind keeps writing
+/// the time into `beat.txt`.
+const HOSTILE_BUILD: &str = r#"#!/bin/sh
+# $1: the tournament's folder, $2: another entrant's folder, $3: a port the
+# host listens on, $4: the host's pid.
+: > report.txt
+try() { if sh -c "$2" > /dev/null 2>&1; then echo "$1:done" >> report.txt; else echo "$1:refused" >> report.txt; fi; }
+try read-secret "cat '$1/secret.txt'"
+try see-secret "ls -a '$1' | grep -q secret"
+try read-other "cat '$2/bot'"
+try write-tournament "echo owned > '$1/owned.txt'"
+try write-other "echo owned > '$2/bot'"
+try write-through-link "echo owned > escape/owned.txt"
+try write-etc "echo owned > /etc/owned.txt"
+try network "python3 -c \"import socket; socket.create_connection(('127.0.0.1', $3), timeout=2)\""
+try signal-host "kill -0 $4"
+try write-own "echo built > built.txt"
+try write-scratch "echo scratch > /tmp/scratch.txt && cat /tmp/scratch.txt"
+( while :; do date +%s%N > beat.txt; sleep 0.05; done ) > /dev/null 2>&1 &
+sleep 0.2
+"#;
+
+#[test]
+fn a_hostile_build_reaches_nothing_but_its_own_folder() {
+    require("python3");
+    let folder = tournament_folder();
+    std::fs::write(folder.path().join("secret.txt"), "hunter2").expect("the secret");
+    let other = entrant(
+        folder.path(),
+        "other",
+        &[("bot", "the other entrant's bot")],
+    );
+    let dir = entrant(folder.path(), "evil", &[("build.sh", HOSTILE_BUILD)]);
+    // A link shipped in the entrant's folder, to the tournament's.
+    std::os::unix::fs::symlink(folder.path(), dir.join("escape")).expect("the link");
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a host port");
+    listener.set_nonblocking(true).expect("non-blocking");
+    let port = listener.local_addr().expect("its address").port();
+    let bot = format!(
+        "  - name: evil
+    kind: uniclue
+    command: entrants/evil/bot
+    build:
+      command: sh build.sh {} {} {port} {}
+      dir: entrants/evil
+",
+        folder.path().display(),
+        other.display(),
+        std::process::id()
+    );
+    let t = tournament(folder.path(), "uniclue", &bot);
+    // The build succeeds; the bot's missing file is what the run refuses.
+    let err = runner::build(&t).expect_err("its bot was never there");
+    assert!(err.to_string().contains("file not found"), "{err}");
+    let report = std::fs::read_to_string(dir.join("report.txt")).expect("the build's report");
+    assert_eq!(
+        report,
+        "read-secret:refused
+see-secret:refused
+read-other:refused
+write-tournament:refused
+write-other:refused
+write-through-link:refused
+write-etc:refused
+network:refused
+signal-host:refused
+write-own:done
+write-scratch:done
+"
+    );
+    assert_eq!(
+        std::fs::read_to_string(folder.path().join("secret.txt")).expect("the secret"),
+        "hunter2"
+    );
+    assert!(!folder.path().join("owned.txt").exists());
+    assert!(!Path::new("/etc/owned.txt").exists());
+    assert_eq!(
+        std::fs::read_to_string(other.join("bot")).expect("the other bot"),
+        "the other entrant's bot"
+    );
+    assert!(
+        listener.accept().is_err(),
+        "the build reached the host's port"
+    );
+    // The process it left behind was killed with it: its beat stands still.
+    let beat = std::fs::read_to_string(dir.join("beat.txt")).expect("the beat began");
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("beat.txt")).expect("the beat"),
+        beat,
+        "a process of the build outlived it"
+    );
+}
+
+#[test]
+fn a_failing_build_is_named_at_its_line_with_the_end_of_its_output() {
+    let folder = tournament_folder();
+    entrant(folder.path(), "c", &[]);
+    let t = tournament(
+        folder.path(),
+        "uniclue",
+        "  - name: c
+    kind: uniclue
+    command: entrants/c/client
+    build:
+      command: \"echo compiling; echo 'client.c:3: error: expected ;' >&2; exit 3\"
+      dir: entrants/c
+",
+    );
+    let (line, message) = build_error(&t);
+    assert_eq!(line, 10);
+    assert!(
+        message.contains("exited with status 3; the end of its output:\n"),
+        "{message}"
+    );
+    assert!(message.contains("compiling"), "{message}");
+    assert!(
+        message.contains("client.c:3: error: expected ;"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_build_past_its_time_limit_is_stopped_and_says_so() {
+    let folder = tournament_folder();
+    entrant(folder.path(), "c", &[]);
+    let t = tournament(
+        folder.path(),
+        "uniclue",
+        "  - name: c
+    kind: uniclue
+    command: entrants/c/client
+    build: {command: \"echo started; sleep 600\", dir: entrants/c, time_limit_s: 1}
+",
+    );
+    let (line, message) = build_error(&t);
+    assert_eq!(line, 9);
+    assert!(
+        message
+            .contains("ran longer than its 1 s and was stopped; the end of its output:\nstarted"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_build_without_the_sandbox_runs_in_its_folder_as_the_host() {
+    let folder = tournament_folder();
+    let dir = entrant(folder.path(), "c", &[]);
+    let t = tournament(
+        folder.path(),
+        "uniclue",
+        "  - name: c
+    kind: uniclue
+    command: entrants/c/client
+    sandbox: off
+    build: {command: \"printf '#!/bin/sh\\n' > client && chmod +x client && touch ../../outside\", dir: entrants/c}
+",
+    );
+    assert!(!t.bots[0].build.as_ref().expect("the build").sandboxed);
+    runner::build(&t).unwrap_or_else(|e| panic!("{e}"));
+    assert!(dir.join("client").is_file());
+    assert!(folder.path().join("outside").is_file());
+}
+
+/// The folders a sandboxed build may not write are refused at the line of
+/// its `dir`.
+#[test]
+fn a_build_folder_the_sandbox_refuses_is_named_at_its_line() {
+    let folder = tournament_folder();
+    let elsewhere = tournament_folder();
+    give_to_nobody(elsewhere.path());
+    std::fs::create_dir_all(folder.path().join("entrants")).expect("entrants");
+    let link = folder.path().join("entrants/linked");
+    std::os::unix::fs::symlink(elsewhere.path(), &link).expect("the link");
+    let refused = |dir: &str| {
+        let text = format!(
+            "variant: uniclue\nplayers: 3\nschedule: {{kind: random, games: 1}}\nbots:\n  - name: c\n    kind: uniclue\n    command: x/client\n    build:\n      command: make\n      dir: {dir}\n"
+        );
+        let err = config::parse(&text, "t.yaml", folder.path()).expect_err("refused");
+        assert_eq!((err.pos.line, err.pos.column), (10, 12), "{err}");
+        err.message
+    };
+    let real = std::fs::canonicalize(elsewhere.path()).expect("real");
+    let message = refused("entrants/linked");
+    assert!(
+        message.starts_with(&format!(
+            "bot `c`: the build's folder {}: leads through a symbolic link to {}",
+            link.display(),
+            real.display()
+        )),
+        "{message}"
+    );
+    let message = refused(".");
+    assert!(
+        message.contains("holds the tournament file, and a sandboxed build may write only an entrant's own folder"),
+        "{message}"
+    );
+    let message = refused("entrants/missing");
+    assert!(
+        message.ends_with("entrants/missing is not a folder"),
+        "{message}"
+    );
+    let message = refused("/usr/lib");
+    assert!(message.contains("is a system folder"), "{message}");
+    let own = tournament_folder();
+    if is_root() {
+        let message = refused(&own.path().display().to_string());
+        assert!(
+            message.contains(&format!(
+                "belongs to root, and a sandboxed build runs as the owner of its folder, never as root: give the folder to an unprivileged user (`chown -R nobody: {}`)",
+                std::fs::canonicalize(own.path()).expect("real").display()
+            )),
+            "{message}"
+        );
+    } else {
+        // The host's own folder is the one its builds write.
+        let text = format!(
+            "variant: uniclue\nplayers: 3\nschedule: {{kind: random, games: 1}}\nbots:\n  - {{name: c, kind: uniclue, command: x/client, build: {{command: make, dir: {}}}}}\n",
+            own.path().display()
+        );
+        config::parse(&text, "t.yaml", folder.path()).unwrap_or_else(|e| panic!("{e}"));
+    }
+}
+
+#[test]
+fn a_malformed_build_map_is_named_at_its_line() {
+    let folder = tournament_folder();
+    let check = |build: &str, line: u64, expected: &str| {
+        let text = format!(
+            "variant: uniclue\nplayers: 3\nschedule: {{kind: random, games: 1}}\nbots:\n  - name: c\n    kind: uniclue\n    command: x/client\n    build:\n{build}"
+        );
+        let err = config::parse(&text, "t.yaml", folder.path()).expect_err("refused");
+        assert_eq!(err.pos.line, line, "{err}");
+        assert!(err.message.contains(expected), "{err}");
+    };
+    check("      dir: .\n", 9, "missing field `command`");
+    check("      command: make\n", 9, "missing field `dir`");
+    check(
+        "      command: make\n      dir: .\n      user: root\n",
+        11,
+        "unknown field `user`",
+    );
+    check(
+        "      command: make\n      dir: .\n      time_limit_s: 0\n",
+        11,
+        "`time_limit_s` must be at least 1",
+    );
+    check(
+        "      - make\n",
+        8,
+        "a shell command, or a map with `command` and `dir`",
+    );
+}

@@ -1,0 +1,224 @@
+//! A sandboxed build (a tournament's `build: {command, dir}`,
+//! `docs/tournament.md`): a shell command run in an entrant's folder, the
+//! only folder it may write, inside the sandbox every process bot gets
+//! (`crate::sandbox`: no network, nothing of the host but the system
+//! folders, no other process), with caps on wall time, memory and
+//! processes. Building a stranger's entrant runs the stranger's code (a
+//! `Makefile`, a `build.rs`, a Gradle script); here it reaches nothing the
+//! entrant's own bot could not.
+
+use std::io::Read;
+use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use super::sys;
+use crate::sandbox::{self, SandboxError, SandboxPolicy};
+
+/// How much of a build's output (stdout and stderr together) is kept for
+/// the message when it fails: the end, where compilers put their verdict.
+const KEPT_OUTPUT: usize = 8 * 1024;
+
+/// How often the host checks whether the build has ended.
+const POLL: Duration = Duration::from_millis(20);
+
+/// The caps of a sandboxed build.
+#[derive(Clone, Debug)]
+pub struct BuildLimits {
+    /// Wall time from start to end. Default 10 minutes.
+    pub time: Duration,
+    /// Memory of the build and all its processes (its cgroup; where none is
+    /// writable, each process's address space). Default 4 GiB.
+    pub memory: u64,
+    /// Processes and threads at once (its `pids` cgroup, and
+    /// `RLIMIT_NPROC`). Default 1024.
+    pub processes: u64,
+    /// Size of its scratch `/tmp`. Default 256 MiB.
+    pub scratch_bytes: u64,
+}
+
+impl Default for BuildLimits {
+    fn default() -> Self {
+        BuildLimits {
+            time: Duration::from_secs(600),
+            memory: 4 << 30,
+            processes: 1024,
+            scratch_bytes: 256 << 20,
+        }
+    }
+}
+
+/// Why a build did not succeed.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    #[error(transparent)]
+    Sandbox(#[from] SandboxError),
+    #[error("cannot start the build: {0}")]
+    Start(std::io::Error),
+    #[error("{status}{}", tail(output))]
+    Failed { status: String, output: String },
+    #[error("ran longer than its {} s and was stopped{}", seconds, tail(output))]
+    TimedOut { seconds: u64, output: String },
+}
+
+/// The end of a build's output for a message, after a line break.
+fn tail(output: &str) -> String {
+    let output = output.trim_end();
+    if output.is_empty() {
+        ", with no output".into()
+    } else {
+        format!("; the end of its output:\n{output}")
+    }
+}
+
+/// Runs `command` with `sh -c` in `folder`, sandboxed, within `limits`;
+/// the end of its output when it succeeds. Every process it started is
+/// killed when it ends.
+pub fn run_sandboxed(
+    command: &str,
+    folder: &Path,
+    limits: &BuildLimits,
+) -> Result<String, BuildError> {
+    let policy = SandboxPolicy {
+        enabled: true,
+        memory: Some(limits.memory),
+        scratch_bytes: limits.scratch_bytes,
+        ..SandboxPolicy::default()
+    };
+    let prepared =
+        sandbox::prepare_build(folder, &policy, Some(limits.processes))?.expect("the policy is on");
+    let mut shell = Command::new("sh");
+    shell
+        .arg("-c")
+        .arg(command)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .env_clear()
+        .env(
+            "PATH",
+            std::env::var_os("PATH").unwrap_or_else(|| "/usr/local/bin:/usr/bin:/bin".into()),
+        )
+        .env("HOME", prepared.scratch())
+        .env("TMPDIR", prepared.scratch());
+    for name in ["LANG", "LC_ALL", "LC_CTYPE"] {
+        if let Some(value) = std::env::var_os(name) {
+            shell.env(name, value);
+        }
+    }
+    sys::contain(
+        &mut shell,
+        sys::Rlimits {
+            address_space: (!prepared.memory_capped()).then_some(limits.memory),
+            cpu_seconds: None,
+            processes: Some(limits.processes),
+        },
+    );
+    sandbox::apply(&mut shell, &prepared);
+    let mut child = shell.spawn().map_err(BuildError::Start)?;
+    let output = Arc::new(Mutex::new(Vec::new()));
+    let readers: Vec<_> = [
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    ]
+    .into_iter()
+    .flatten()
+    .map(|pipe| {
+        let output = Arc::clone(&output);
+        std::thread::spawn(move || keep_tail(pipe, &output))
+    })
+    .collect();
+    let deadline = Instant::now() + limits.time;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if Instant::now() < deadline => std::thread::sleep(POLL),
+            _ => break None,
+        }
+    };
+    // Whatever it left running (a daemon, a `sleep &`) dies with it.
+    prepared.kill_all();
+    if status.is_none() {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    drop(prepared);
+    for reader in readers {
+        let _ = reader.join();
+    }
+    let output = {
+        let bytes = output.lock().unwrap_or_else(|e| e.into_inner());
+        printable(&bytes)
+    };
+    match status {
+        Some(status) if status.success() => Ok(output),
+        Some(status) => Err(BuildError::Failed {
+            status: match (status.code(), status.signal()) {
+                (Some(code), _) => format!("exited with status {code}"),
+                (None, Some(signal)) => format!("was killed by signal {signal}"),
+                (None, None) => format!("ended with {status}"),
+            },
+            output,
+        }),
+        None => Err(BuildError::TimedOut {
+            seconds: limits.time.as_secs(),
+            output,
+        }),
+    }
+}
+
+/// Reads `pipe` to its end, keeping the last [`KEPT_OUTPUT`] bytes of
+/// everything read into `output` (shared by stdout and stderr).
+fn keep_tail(mut pipe: Box<dyn Read + Send>, output: &Mutex<Vec<u8>>) {
+    let mut buffer = [0u8; 4096];
+    loop {
+        match pipe.read(&mut buffer) {
+            Ok(0) => return,
+            Ok(n) => {
+                let mut kept = output.lock().unwrap_or_else(|e| e.into_inner());
+                kept.extend_from_slice(&buffer[..n]);
+                let excess = kept.len().saturating_sub(KEPT_OUTPUT);
+                kept.drain(..excess);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return,
+        }
+    }
+}
+
+/// A stranger's output made safe to print: UTF-8 (invalid bytes replaced)
+/// without control characters but line breaks and tabs, so that it cannot
+/// move the cursor or retitle the organizer's terminal.
+fn printable(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes)
+        .chars()
+        .filter(|c| !c.is_control() || *c == '\n' || *c == '\t')
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_of_a_build_are_not_printed() {
+        assert_eq!(
+            printable(b"ok\x1b]0;owned\x07\r\n\tnext\xff"),
+            "ok]0;owned\n\tnext\u{fffd}"
+        );
+    }
+
+    #[test]
+    fn an_empty_output_is_said_so() {
+        assert_eq!(tail(" \n"), ", with no output");
+        assert_eq!(tail("a\nb\n"), "; the end of its output:\na\nb");
+    }
+}
