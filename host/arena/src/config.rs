@@ -242,7 +242,7 @@ struct RawBot {
 /// `build:` as written: one line, or a map.
 enum RawBuild {
     Line(String),
-    Map(RawBuildMap),
+    Map(Box<RawBuildMap>),
 }
 
 #[derive(Deserialize)]
@@ -270,7 +270,7 @@ impl<'de> Deserialize<'de> for RawBuild {
             }
             fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<RawBuild, A::Error> {
                 RawBuildMap::deserialize(serde::de::value::MapAccessDeserializer::new(map))
-                    .map(RawBuild::Map)
+                    .map(|m| RawBuild::Map(Box::new(m)))
             }
         }
         d.deserialize_any(Either)

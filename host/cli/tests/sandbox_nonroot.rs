@@ -196,3 +196,86 @@ fn a_non_root_hosts_speed_clue_bot_plays_over_its_own_loopback() {
         "the Speed Clue bot did not play: {seat}\n{stdout}"
     );
 }
+
+/// A sandboxed build under a host that is not root runs in a user
+/// namespace as the host's own user, who owns the whole tournament folder:
+/// only the sandbox keeps the build to its entrant's folder. The build
+/// compiles the C UniClue client there, then tries to write the tournament's
+/// folder; the client plays, and nothing was written outside.
+#[test]
+fn a_non_root_hosts_sandboxed_build_writes_only_its_entrants_folder() {
+    let gcc = Command::new("gcc").arg("--version").output();
+    assert!(
+        gcc.is_ok_and(|o| o.status.success()),
+        "gcc is needed by this test: install it (Debian: apt-get install gcc)"
+    );
+    let source = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../plugins/c-uniclue-example/client.c");
+    let dir = tempfile::tempdir().expect("a scratch directory");
+    let entrant = dir.path().join("entrants/c");
+    std::fs::create_dir_all(&entrant).expect("the entrant's folder");
+    std::fs::copy(&source, entrant.join("client.c")).expect("the client's source");
+    let file = dir.path().join("build.yaml");
+    std::fs::write(
+        &file,
+        "variant: uniclue
+players: 4
+seed: 3
+schedule: {kind: random, games: 3}
+bots:
+  - name: c
+    kind: uniclue
+    command: entrants/c/client
+    build:
+      command: gcc -O2 -o client client.c; echo owned > ../../owned.txt; true
+      dir: entrants/c
+",
+    )
+    .expect("the tournament file is written");
+    let root = euid() == 0;
+    if root {
+        let status = Command::new("chown")
+            .args(["-R", "65534:65534"])
+            .arg(dir.path())
+            .status()
+            .expect("chown runs");
+        assert!(status.success(), "the folder is given to nobody");
+    }
+    let db = dir.path().join("results.sqlite");
+    let mut clue = Command::new(clue_binary());
+    clue.args(["tournament", "run"])
+        .arg(&file)
+        .arg("--db")
+        .arg(&db)
+        .arg("--quiet")
+        .current_dir(dir.path())
+        .env("HOME", dir.path());
+    if root {
+        clue.uid(NOBODY).gid(NOBODY);
+    }
+    let output = clue.output().expect("clue runs");
+    assert!(
+        output.status.success(),
+        "clue tournament run (uid {}) failed:\n{}\n{}",
+        if root { NOBODY } else { euid() },
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        entrant.join("client").is_file(),
+        "the build made the client"
+    );
+    assert!(
+        !dir.path().join("owned.txt").exists(),
+        "the build wrote the tournament's folder"
+    );
+    let games = Store::open(&db)
+        .expect("the store opens")
+        .games()
+        .expect("the games are stored");
+    assert_eq!(games.len(), 3);
+    assert!(
+        games.iter().any(|g| g.seats[0].outcome == "won"),
+        "the built client won no game: {games:?}"
+    );
+}
