@@ -102,12 +102,19 @@ pub struct Build {
     pub time_limit_s: u64,
     /// The map form's `memory_mb` (default 4096).
     pub memory_mb: u64,
+    /// The map form's `disk_mb`: how much it may add to its folder
+    /// (default 4096).
+    pub disk_mb: u64,
+    /// Where `dir` is written.
+    pub dir_pos: Pos,
 }
 
 /// The default wall time of a sandboxed build, in seconds.
 pub const BUILD_TIME_LIMIT_S: u64 = 600;
 /// The default memory of a sandboxed build, in MiB.
 pub const BUILD_MEMORY_MB: u64 = 4096;
+/// The default of what a sandboxed build may add to its folder, in MiB.
+pub const BUILD_DISK_MB: u64 = 4096;
 
 /// How tables are drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -253,6 +260,7 @@ struct RawBuildMap {
     sandbox: Option<Sandbox>,
     time_limit_s: Option<Spanned<u64>>,
     memory_mb: Option<Spanned<u64>>,
+    disk_mb: Option<Spanned<u64>>,
 }
 
 impl<'de> Deserialize<'de> for RawBuild {
@@ -537,6 +545,9 @@ pub fn parse(text: &str, file: &str, base_dir: &Path) -> Result<Tournament, File
             ));
         }
     }
+    if let Some((pos, message)) = builds_overlapping(&bots) {
+        return Err(err(pos, message));
+    }
     for setting in &settings {
         let seats = acting_seats(&setting.config);
         if bots.len() < seats {
@@ -726,6 +737,65 @@ fn program_beside_file(command: &str, base_dir: &Path) -> String {
     format!("{beside}{}", &command[program.len()..])
 }
 
+/// A sandboxed build whose folder holds another bot's file or build folder
+/// (or lies in that build's folder): it could overwrite what another bot
+/// runs, a native plugin the host may load in its own process among them.
+/// Where its `dir` is written, and why.
+fn builds_overlapping(bots: &[BotEntry]) -> Option<(Pos, String)> {
+    let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    for bot in bots {
+        let Some(build) = bot.build.as_ref().filter(|b| b.sandboxed) else {
+            continue;
+        };
+        let Some(dir) = build.dir.as_deref().map(real) else {
+            continue;
+        };
+        for other in bots.iter().filter(|o| o.name != bot.name) {
+            let file = if other.spec.kind.is_file() {
+                Some(PathBuf::from(&other.spec.target))
+            } else if other.spec.kind.is_process() {
+                let program = other.spec.target.split_whitespace().next().unwrap_or("");
+                program.contains('/').then(|| PathBuf::from(program))
+            } else {
+                None
+            };
+            // The file itself may not be built yet: its folder decides.
+            let file = file.map(|f| match (f.parent(), f.file_name()) {
+                (Some(parent), Some(name)) => real(parent).join(name),
+                _ => real(&f),
+            });
+            let other_dir = other
+                .build
+                .as_ref()
+                .and_then(|b| b.dir.as_deref())
+                .map(real);
+            let clash = if let Some(file) = file.filter(|f| f.starts_with(&dir)) {
+                format!("holds {}, the file of bot `{}`", file.display(), other.name)
+            } else if let Some(other_dir) =
+                other_dir.filter(|o| o.starts_with(&dir) || dir.starts_with(o))
+            {
+                format!(
+                    "overlaps {}, the build folder of bot `{}`",
+                    other_dir.display(),
+                    other.name
+                )
+            } else {
+                continue;
+            };
+            return Some((
+                build.dir_pos,
+                format!(
+                    "bot `{}`: the build's folder {} {clash}; a sandboxed build may write \
+                     only its own entrant's folder: give each entrant a folder of its own",
+                    bot.name,
+                    dir.display()
+                ),
+            ));
+        }
+    }
+    None
+}
+
 /// A bot's `build:`: the map form's folder must be a folder of its own (not
 /// the tournament's, nor one the sandbox refuses to let a build write).
 fn validate_build(
@@ -748,6 +818,8 @@ fn validate_build(
                 sandboxed: false,
                 time_limit_s: BUILD_TIME_LIMIT_S,
                 memory_mb: BUILD_MEMORY_MB,
+                disk_mb: BUILD_DISK_MB,
+                dir_pos: Pos::default(),
             });
         }
         RawBuild::Map(map) => map,
@@ -762,6 +834,7 @@ fn validate_build(
     };
     let time_limit_s = at_least_1(&map.time_limit_s, BUILD_TIME_LIMIT_S, "time_limit_s")?;
     let memory_mb = at_least_1(&map.memory_mb, BUILD_MEMORY_MB, "memory_mb")?;
+    let disk_mb = at_least_1(&map.disk_mb, BUILD_DISK_MB, "disk_mb")?;
     let dir_pos = Pos::from(&map.dir);
     let dir = base_dir.join(map.dir.value.trim());
     if !dir.is_dir() {
@@ -795,6 +868,8 @@ fn validate_build(
         sandboxed,
         time_limit_s,
         memory_mb,
+        disk_mb,
+        dir_pos,
     })
 }
 

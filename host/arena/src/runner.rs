@@ -222,6 +222,7 @@ pub fn build(t: &Tournament) -> Result<(), RunError> {
             let limits = BuildLimits {
                 time: Duration::from_secs(build.time_limit_s),
                 memory: build.memory_mb << 20,
+                disk: build.disk_mb << 20,
                 ..BuildLimits::default()
             };
             match clue_runtime::process::build::run_sandboxed(&build.command, dir, &limits) {

@@ -282,6 +282,35 @@ fn a_build_past_its_time_limit_is_stopped_and_says_so() {
     );
 }
 
+/// A build that fills its folder is stopped at its `disk_mb` (measured
+/// every quarter second, so it may pass it by what it writes in that
+/// time), and one file larger than the cap is cut by `RLIMIT_FSIZE`.
+#[test]
+fn a_build_that_fills_the_disk_is_stopped() {
+    let folder = tournament_folder();
+    let dir = entrant(folder.path(), "c", &[]);
+    let t = tournament(
+        folder.path(),
+        "uniclue",
+        "  - name: c
+    kind: uniclue
+    command: entrants/c/client
+    build:
+      command: \"head -c 40000000 /dev/zero > big; ls -l big; i=0; while :; do i=$((i+1)); head -c 1048576 /dev/zero > f$i; done\"
+      dir: entrants/c
+      disk_mb: 16
+",
+    );
+    let (line, message) = build_error(&t);
+    assert_eq!(line, 10);
+    assert!(
+        message.contains("was stopped: it wrote more than 16 MiB into its folder"),
+        "{message}"
+    );
+    let big = std::fs::metadata(dir.join("big")).expect("the big file");
+    assert_eq!(big.len(), 16 << 20, "RLIMIT_FSIZE cut the file at the cap");
+}
+
 #[test]
 fn a_build_without_the_sandbox_runs_in_its_folder_as_the_host() {
     let folder = tournament_folder();
@@ -390,4 +419,46 @@ fn a_malformed_build_map_is_named_at_its_line() {
         8,
         "a shell command, or a map with `command` and `dir`",
     );
+}
+
+/// A sandboxed build may not write another bot's file (a native plugin the
+/// host may load in its own process) or another entrant's build folder.
+#[test]
+fn a_build_folder_holding_another_bots_files_is_refused() {
+    let folder = tournament_folder();
+    let alice = entrant(folder.path(), "alice", &[]);
+    entrant(folder.path(), "alice/bob", &[]);
+    let check = |bots: &str, line: u64, expected: String| {
+        let text = format!(
+            "variant: uniclue\nplayers: 3\nschedule: {{kind: random, games: 1}}\nbots:\n{bots}"
+        );
+        let err = config::parse(&text, "t.yaml", folder.path()).expect_err("refused");
+        assert_eq!(err.pos.line, line, "{err}");
+        assert!(err.message.contains(&expected), "{err}");
+    };
+    let alice = std::fs::canonicalize(&alice).expect("real");
+    check(
+        "  - {name: alice, kind: uniclue, command: entrants/alice/client, build: {command: make, dir: entrants/alice}}
+  - {name: trusted, kind: native, path: entrants/alice/libtrusted.so, isolation: trusted}
+",
+        5,
+        format!(
+            "bot `alice`: the build's folder {} holds {}/libtrusted.so, the file of bot `trusted`",
+            alice.display(),
+            alice.display()
+        ),
+    );
+    check(
+        "  - {name: alice, kind: uniclue, command: entrants/alice/client, build: {command: make, dir: entrants/alice}}
+  - {name: bob, kind: uniclue, command: /usr/bin/true, build: {command: make, dir: entrants/alice/bob}}
+",
+        5,
+        format!(
+            "overlaps {}/bob, the build folder of bot `bob`",
+            alice.display()
+        ),
+    );
+    // Each in its own folder: accepted.
+    let text = "variant: uniclue\nplayers: 3\nschedule: {kind: random, games: 1}\nbots:\n  - {name: bob, kind: uniclue, command: entrants/alice/bob/client, build: {command: make, dir: entrants/alice/bob}}\n  - {name: c, kind: uniclue, command: python3 x.py}\n";
+    config::parse(text, "t.yaml", folder.path()).unwrap_or_else(|e| panic!("{e}"));
 }

@@ -24,6 +24,9 @@ const KEPT_OUTPUT: usize = 8 * 1024;
 /// How often the host checks whether the build has ended.
 const POLL: Duration = Duration::from_millis(20);
 
+/// How often the host measures the build's folder.
+pub const DISK_EVERY: Duration = Duration::from_millis(250);
+
 /// The caps of a sandboxed build.
 #[derive(Clone, Debug)]
 pub struct BuildLimits {
@@ -37,6 +40,11 @@ pub struct BuildLimits {
     pub processes: u64,
     /// Size of its scratch `/tmp`. Default 256 MiB.
     pub scratch_bytes: u64,
+    /// Bytes it may add to its folder (measured every [`DISK_EVERY`], and
+    /// no file larger, by `RLIMIT_FSIZE`). Default 4 GiB.
+    pub disk: u64,
+    /// Files and folders it may have in its folder. Default 200,000.
+    pub files: u64,
 }
 
 impl Default for BuildLimits {
@@ -46,6 +54,8 @@ impl Default for BuildLimits {
             memory: 4 << 30,
             processes: 1024,
             scratch_bytes: 256 << 20,
+            disk: 4 << 30,
+            files: 200_000,
         }
     }
 }
@@ -61,6 +71,8 @@ pub enum BuildError {
     Failed { status: String, output: String },
     #[error("ran longer than its {} s and was stopped{}", seconds, tail(output))]
     TimedOut { seconds: u64, output: String },
+    #[error("was stopped: {what}{}", tail(output))]
+    Disk { what: String, output: String },
 }
 
 /// The end of a build's output for a message, after a line break.
@@ -114,9 +126,11 @@ pub fn run_sandboxed(
             address_space: (!prepared.memory_capped()).then_some(limits.memory),
             cpu_seconds: None,
             processes: Some(limits.processes),
+            file_size: Some(limits.disk),
         },
     );
     sandbox::apply(&mut shell, &prepared);
+    let before = measure(folder, u64::MAX);
     let mut child = shell.spawn().map_err(BuildError::Start)?;
     let output = Arc::new(Mutex::new(Vec::new()));
     let readers: Vec<_> = [
@@ -137,11 +151,23 @@ pub fn run_sandboxed(
     })
     .collect();
     let deadline = Instant::now() + limits.time;
+    let mut measured = Instant::now();
+    let mut over_disk = None;
     let status = loop {
         match child.try_wait() {
             Ok(Some(status)) => break Some(status),
-            Ok(None) if Instant::now() < deadline => std::thread::sleep(POLL),
-            _ => break None,
+            Ok(None) if Instant::now() >= deadline => break None,
+            Ok(None) => {
+                if measured.elapsed() >= DISK_EVERY {
+                    measured = Instant::now();
+                    over_disk = over(folder, before, limits);
+                    if over_disk.is_some() {
+                        break None;
+                    }
+                }
+                std::thread::sleep(POLL);
+            }
+            Err(_) => break None,
         }
     };
     // Whatever it left running (a daemon, a `sleep &`) dies with it.
@@ -168,11 +194,70 @@ pub fn run_sandboxed(
             },
             output,
         }),
-        None => Err(BuildError::TimedOut {
-            seconds: limits.time.as_secs(),
-            output,
-        }),
+        None => match over_disk {
+            Some(what) => Err(BuildError::Disk { what, output }),
+            None => Err(BuildError::TimedOut {
+                seconds: limits.time.as_secs(),
+                output,
+            }),
+        },
     }
+}
+
+/// What a folder holds: bytes allocated, and files and folders.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Usage {
+    bytes: u64,
+    entries: u64,
+}
+
+/// Why the build's folder, which held `before` when it started, is over
+/// `limits` now; `None` while it is within them.
+fn over(folder: &Path, before: Usage, limits: &BuildLimits) -> Option<String> {
+    let cap = before.entries.saturating_add(limits.files);
+    let now = measure(folder, cap);
+    if now.entries > cap {
+        Some(format!(
+            "it made more than {} files and folders in its folder",
+            limits.files
+        ))
+    } else if now.bytes > before.bytes.saturating_add(limits.disk) {
+        Some(format!(
+            "it wrote more than {} MiB into its folder",
+            limits.disk >> 20
+        ))
+    } else {
+        None
+    }
+}
+
+/// The bytes allocated to every file below `folder` (links not followed,
+/// so what a link points at is not counted), and how many entries there
+/// are, counting up to just past `cap` entries. Entries that vanish while
+/// it counts (the build is running) are skipped.
+fn measure(folder: &Path, cap: u64) -> Usage {
+    use std::os::unix::fs::MetadataExt;
+    let mut usage = Usage::default();
+    let mut folders = vec![folder.to_path_buf()];
+    while let Some(dir) = folders.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            usage.entries += 1;
+            if usage.entries > cap {
+                return usage;
+            }
+            let Ok(meta) = entry.metadata() else {
+                continue;
+            };
+            usage.bytes = usage.bytes.saturating_add(meta.blocks() * 512);
+            if meta.is_dir() {
+                folders.push(entry.path());
+            }
+        }
+    }
+    usage
 }
 
 /// Reads `pipe` to its end, keeping the last [`KEPT_OUTPUT`] bytes of
@@ -213,6 +298,38 @@ mod tests {
         assert_eq!(
             printable(b"ok\x1b]0;owned\x07\r\n\tnext\xff"),
             "ok]0;owned\n\tnext\u{fffd}"
+        );
+    }
+
+    #[test]
+    fn a_folder_is_measured_without_following_links_and_its_caps_hold() {
+        let dir = tempfile::tempdir().expect("a folder");
+        std::fs::create_dir(dir.path().join("sub")).expect("sub");
+        std::fs::write(dir.path().join("sub/data"), vec![1u8; 64 << 10]).expect("data");
+        std::os::unix::fs::symlink("/usr", dir.path().join("usr")).expect("link");
+        let before = measure(dir.path(), u64::MAX);
+        assert_eq!(before.entries, 3);
+        assert!(
+            (64 << 10..1 << 20).contains(&before.bytes),
+            "{before:?}: /usr is not counted"
+        );
+        let limits = BuildLimits {
+            disk: 1 << 20,
+            files: 2,
+            ..BuildLimits::default()
+        };
+        assert_eq!(over(dir.path(), before, &limits), None);
+        std::fs::write(dir.path().join("more"), vec![1u8; 2 << 20]).expect("more");
+        assert_eq!(
+            over(dir.path(), before, &limits).as_deref(),
+            Some("it wrote more than 1 MiB into its folder")
+        );
+        for i in 0..2 {
+            std::fs::write(dir.path().join(format!("f{i}")), "").expect("a file");
+        }
+        assert_eq!(
+            over(dir.path(), before, &limits).as_deref(),
+            Some("it made more than 2 files and folders in its folder")
         );
     }
 

@@ -95,6 +95,7 @@ impl BotProcess {
                 address_space,
                 cpu_seconds: limits.cpu_seconds,
                 processes: limits.processes,
+                file_size: None,
             },
         );
         if let Some(sandbox) = &sandbox {

@@ -14,14 +14,18 @@ pub struct Rlimits {
     pub address_space: Option<u64>,
     pub cpu_seconds: Option<u64>,
     pub processes: Option<u64>,
+    /// `RLIMIT_FSIZE`: the largest file a process may write (a sandboxed
+    /// build's brake on filling the disk between two measures of its folder).
+    pub file_size: Option<u64>,
 }
 
 /// Makes the child the leader of a new session (so of a new process group
 /// whose id is its pid), marks every descriptor but its stdin, stdout and
 /// stderr close-on-exec and applies `limits`, before it runs the bot.
 pub fn contain(command: &mut Command, limits: Rlimits) {
-    let settings: [(libc::__rlimit_resource_t, Option<u64>); 6] = [
+    let settings: [(libc::__rlimit_resource_t, Option<u64>); 7] = [
         (libc::RLIMIT_AS, limits.address_space),
+        (libc::RLIMIT_FSIZE, limits.file_size),
         (libc::RLIMIT_CPU, limits.cpu_seconds),
         (libc::RLIMIT_NPROC, limits.processes),
         // A crashing bot leaves no core file behind.
