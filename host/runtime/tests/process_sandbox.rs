@@ -1083,3 +1083,68 @@ fn a_fifo_for_a_program_fails_to_start_without_hanging_the_host() {
         Err(_) => panic!("starting a bot whose program is a FIFO hung the host"),
     }
 }
+
+/// A root host runs a sandboxed build as the owner of its folder, who may
+/// have many processes and threads of its own (a desktop's browser):
+/// `RLIMIT_NPROC`, which counts them all, would fail the build's first
+/// forks. The build's `pids` cgroup counts its own processes alone. Here
+/// the owner already runs twelve processes and the build's cap is eight:
+/// its four children start, and a fork bomb still stops at the cap.
+#[test]
+fn a_builds_process_cap_counts_its_own_processes_not_its_owners() {
+    use clue_runtime::process::build::{BuildError, BuildLimits, run_sandboxed};
+    use std::os::unix::process::CommandExt;
+    let folder = entrant_folder();
+    let root = std::fs::metadata("/proc/self")
+        .map(|m| std::os::unix::fs::MetadataExt::uid(&m) == 0)
+        .expect("/proc/self");
+    let owner = if root {
+        let status = Command::new("chown")
+            .arg("65534:65534")
+            .arg(folder.path())
+            .status()
+            .expect("chown runs");
+        assert!(status.success(), "the folder is given to nobody");
+        Some(65534)
+    } else {
+        None
+    };
+    let mut others: Vec<_> = (0..12)
+        .map(|_| {
+            let mut sleep = Command::new("sleep");
+            sleep.arg("60");
+            if let Some(uid) = owner {
+                sleep.uid(uid).gid(uid);
+            }
+            sleep.spawn().expect("one of the owner's processes")
+        })
+        .collect();
+    let limits = BuildLimits {
+        processes: 8,
+        ..BuildLimits::default()
+    };
+    let built = run_sandboxed(
+        "for i in 1 2 3 4; do sleep 0.1 & done; wait; echo four children",
+        folder.path(),
+        &limits,
+    );
+    let bomb = run_sandboxed(
+        "i=0; while [ $i -lt 20 ]; do sleep 5 & i=$((i+1)); done; wait",
+        folder.path(),
+        &limits,
+    );
+    for other in &mut others {
+        let _ = other.kill();
+        let _ = other.wait();
+    }
+    let output = built.unwrap_or_else(|e| {
+        panic!("the build could not start its children ({e}): it needs a writable `pids` cgroup (run as root, or delegate a cgroup v2 subtree with the pids controller)")
+    });
+    assert!(output.contains("four children"), "{output}");
+    match bomb {
+        Err(BuildError::Failed { output, .. }) | Err(BuildError::Disk { output, .. }) => {
+            assert!(output.contains("fork"), "{output}")
+        }
+        other => panic!("the fork bomb was not stopped at the cap: {other:?}"),
+    }
+}

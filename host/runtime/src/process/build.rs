@@ -125,7 +125,10 @@ pub fn run_sandboxed(
         sys::Rlimits {
             address_space: (!prepared.memory_capped()).then_some(limits.memory),
             cpu_seconds: None,
-            processes: Some(limits.processes),
+            // A root host runs the build as its folder's owner, whose other
+            // processes and threads (a desktop's browser) `RLIMIT_NPROC`
+            // would count: the `pids` cgroup counts the build's alone.
+            processes: (!prepared.processes_capped()).then_some(limits.processes),
             file_size: Some(limits.disk),
         },
     );

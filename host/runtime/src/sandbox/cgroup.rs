@@ -238,6 +238,7 @@ pub struct BotCgroups {
     dirs: Vec<PathBuf>,
     v2: bool,
     memory_capped: bool,
+    processes_capped: bool,
 }
 
 impl BotCgroups {
@@ -254,6 +255,7 @@ impl BotCgroups {
             dirs: Vec::new(),
             v2: false,
             memory_capped: false,
+            processes_capped: false,
         };
         let set = |dir: &Path, file: &str, value: Option<u64>| {
             value.is_some_and(|v| std::fs::write(dir.join(file), v.to_string()).is_ok())
@@ -270,7 +272,7 @@ impl BotCgroups {
                     }
                     match controller {
                         "pids" => {
-                            set(&dir, "pids.max", processes);
+                            out.processes_capped = set(&dir, "pids.max", processes);
                         }
                         "memory" => {
                             out.memory_capped = set(&dir, "memory.limit_in_bytes", memory);
@@ -287,7 +289,7 @@ impl BotCgroups {
                     out.v2 = true;
                     out.memory_capped = set(&dir, "memory.max", memory);
                     set(&dir, "memory.swap.max", memory.map(|_| 0));
-                    set(&dir, "pids.max", processes);
+                    out.processes_capped = set(&dir, "pids.max", processes);
                     out.dirs.push(dir);
                 }
             }
@@ -307,6 +309,11 @@ impl BotCgroups {
     /// Whether the bot's memory is capped by a cgroup.
     pub fn memory_capped(&self) -> bool {
         self.memory_capped
+    }
+
+    /// Whether the bot's processes are capped by a cgroup (`pids.max`).
+    pub fn processes_capped(&self) -> bool {
+        self.processes_capped
     }
 
     /// The folders made (v1: one per controller; v2: one).

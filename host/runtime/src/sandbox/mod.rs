@@ -315,6 +315,13 @@ impl Prepared {
         self.cgroups.memory_capped()
     }
 
+    /// Whether the bot's processes are capped by a cgroup (then
+    /// `RLIMIT_NPROC`, which counts every process of the bot's uid on the
+    /// machine, is not needed).
+    pub fn processes_capped(&self) -> bool {
+        self.cgroups.processes_capped()
+    }
+
     /// CPU seconds used so far by the bot and every process it started,
     /// background children included (v1 `cpuacct.usage`, v2 `cpu.stat`);
     /// `None` without such a cgroup.
