@@ -10,6 +10,10 @@ use serde::{Deserialize, Serialize};
 use serde_saphyr::Spanned;
 
 use crate::board_files;
+
+mod build;
+pub use build::{BUILD_DISK_MB, BUILD_MEMORY_MB, BUILD_TIME_LIMIT_S, Build};
+use build::{RawBuild, builds_overlapping, validate_build};
 use clue_runtime::bots::{BUILTINS, BotKind, BotSpec};
 
 pub use crate::span::Pos;
@@ -85,36 +89,6 @@ pub struct BotEntry {
     pub target_pos: Pos,
     pub build_pos: Pos,
 }
-
-/// A bot's `build:`: a shell command run once before the first game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Build {
-    pub command: String,
-    /// The map form's `dir` (resolved against the file's folder): the
-    /// entrant's folder, where the build runs and the only one it may write
-    /// when sandboxed. `None` for the one-line form, which runs in the
-    /// file's folder.
-    pub dir: Option<PathBuf>,
-    /// Whether it runs in the sandbox: the map form does unless it, its
-    /// bot or the tournament says `sandbox: off`; the one-line form never.
-    pub sandboxed: bool,
-    /// The map form's `time_limit_s` (default 600).
-    pub time_limit_s: u64,
-    /// The map form's `memory_mb` (default 4096).
-    pub memory_mb: u64,
-    /// The map form's `disk_mb`: how much it may add to its folder
-    /// (default 4096).
-    pub disk_mb: u64,
-    /// Where `dir` is written.
-    pub dir_pos: Pos,
-}
-
-/// The default wall time of a sandboxed build, in seconds.
-pub const BUILD_TIME_LIMIT_S: u64 = 600;
-/// The default memory of a sandboxed build, in MiB.
-pub const BUILD_MEMORY_MB: u64 = 4096;
-/// The default of what a sandboxed build may add to its folder, in MiB.
-pub const BUILD_DISK_MB: u64 = 4096;
 
 /// How tables are drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -244,45 +218,6 @@ struct RawBot {
     sandbox: Option<Sandbox>,
     limits: Option<Limits>,
     build: Option<Spanned<RawBuild>>,
-}
-
-/// `build:` as written: one line, or a map.
-enum RawBuild {
-    Line(String),
-    Map(Box<RawBuildMap>),
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawBuildMap {
-    command: Spanned<String>,
-    dir: Spanned<String>,
-    sandbox: Option<Sandbox>,
-    time_limit_s: Option<Spanned<u64>>,
-    memory_mb: Option<Spanned<u64>>,
-    disk_mb: Option<Spanned<u64>>,
-}
-
-impl<'de> Deserialize<'de> for RawBuild {
-    /// A string or a map, each with its own errors (`serde(untagged)` would
-    /// say only that neither matched).
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<RawBuild, D::Error> {
-        struct Either;
-        impl<'de> serde::de::Visitor<'de> for Either {
-            type Value = RawBuild;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a shell command, or a map with `command` and `dir`")
-            }
-            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<RawBuild, E> {
-                Ok(RawBuild::Line(v.to_string()))
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<RawBuild, A::Error> {
-                RawBuildMap::deserialize(serde::de::value::MapAccessDeserializer::new(map))
-                    .map(|m| RawBuild::Map(Box::new(m)))
-            }
-        }
-        d.deserialize_any(Either)
-    }
 }
 
 /// Which variants a bot kind can play: the text protocols each speak one.
@@ -735,142 +670,6 @@ fn program_beside_file(command: &str, base_dir: &Path) -> String {
         return command.to_string();
     };
     format!("{beside}{}", &command[program.len()..])
-}
-
-/// A sandboxed build whose folder holds another bot's file or build folder
-/// (or lies in that build's folder): it could overwrite what another bot
-/// runs, a native plugin the host may load in its own process among them.
-/// Where its `dir` is written, and why.
-fn builds_overlapping(bots: &[BotEntry]) -> Option<(Pos, String)> {
-    let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
-    for bot in bots {
-        let Some(build) = bot.build.as_ref().filter(|b| b.sandboxed) else {
-            continue;
-        };
-        let Some(dir) = build.dir.as_deref().map(real) else {
-            continue;
-        };
-        for other in bots.iter().filter(|o| o.name != bot.name) {
-            let file = if other.spec.kind.is_file() {
-                Some(PathBuf::from(&other.spec.target))
-            } else if other.spec.kind.is_process() {
-                let program = other.spec.target.split_whitespace().next().unwrap_or("");
-                program.contains('/').then(|| PathBuf::from(program))
-            } else {
-                None
-            };
-            // The file itself may not be built yet: its folder decides.
-            let file = file.map(|f| match (f.parent(), f.file_name()) {
-                (Some(parent), Some(name)) => real(parent).join(name),
-                _ => real(&f),
-            });
-            let other_dir = other
-                .build
-                .as_ref()
-                .and_then(|b| b.dir.as_deref())
-                .map(real);
-            let clash = if let Some(file) = file.filter(|f| f.starts_with(&dir)) {
-                format!("holds {}, the file of bot `{}`", file.display(), other.name)
-            } else if let Some(other_dir) =
-                other_dir.filter(|o| o.starts_with(&dir) || dir.starts_with(o))
-            {
-                format!(
-                    "overlaps {}, the build folder of bot `{}`",
-                    other_dir.display(),
-                    other.name
-                )
-            } else {
-                continue;
-            };
-            return Some((
-                build.dir_pos,
-                format!(
-                    "bot `{}`: the build's folder {} {clash}; a sandboxed build may write \
-                     only its own entrant's folder: give each entrant a folder of its own",
-                    bot.name,
-                    dir.display()
-                ),
-            ));
-        }
-    }
-    None
-}
-
-/// A bot's `build:`: the map form's folder must be a folder of its own (not
-/// the tournament's, nor one the sandbox refuses to let a build write).
-fn validate_build(
-    raw: &RawBuild,
-    name: &str,
-    sandbox: Sandbox,
-    base_dir: &Path,
-    file: &str,
-) -> Result<Build, FileError> {
-    let err = |pos: Pos, message: String| FileError {
-        file: file.to_string(),
-        pos,
-        message: format!("bot `{name}`: {message}"),
-    };
-    let map = match raw {
-        RawBuild::Line(command) => {
-            return Ok(Build {
-                command: command.clone(),
-                dir: None,
-                sandboxed: false,
-                time_limit_s: BUILD_TIME_LIMIT_S,
-                memory_mb: BUILD_MEMORY_MB,
-                disk_mb: BUILD_DISK_MB,
-                dir_pos: Pos::default(),
-            });
-        }
-        RawBuild::Map(map) => map,
-    };
-    if map.command.value.trim().is_empty() {
-        return Err(err(Pos::from(&map.command), "empty build command".into()));
-    }
-    let at_least_1 = |v: &Option<Spanned<u64>>, default: u64, what: &str| match v {
-        Some(v) if v.value == 0 => Err(err(Pos::from(v), format!("`{what}` must be at least 1"))),
-        Some(v) => Ok(v.value),
-        None => Ok(default),
-    };
-    let time_limit_s = at_least_1(&map.time_limit_s, BUILD_TIME_LIMIT_S, "time_limit_s")?;
-    let memory_mb = at_least_1(&map.memory_mb, BUILD_MEMORY_MB, "memory_mb")?;
-    let disk_mb = at_least_1(&map.disk_mb, BUILD_DISK_MB, "disk_mb")?;
-    let dir_pos = Pos::from(&map.dir);
-    let dir = base_dir.join(map.dir.value.trim());
-    if !dir.is_dir() {
-        return Err(err(
-            dir_pos,
-            format!("the build's folder {} is not a folder", dir.display()),
-        ));
-    }
-    let sandboxed = map.sandbox.unwrap_or(sandbox) == Sandbox::On;
-    if sandboxed {
-        let (real, home) = (std::fs::canonicalize(&dir), std::fs::canonicalize(base_dir));
-        if let (Ok(real), Ok(home)) = (real, home)
-            && home.starts_with(&real)
-        {
-            return Err(err(
-                dir_pos,
-                format!(
-                    "the build's folder {} holds the tournament file, and a sandboxed build \
-                     may write only an entrant's own folder: name that folder",
-                    dir.display()
-                ),
-            ));
-        }
-        if let Some(refused) = clue_runtime::sandbox::refuses_build(&dir) {
-            return Err(err(dir_pos, refused.to_string()));
-        }
-    }
-    Ok(Build {
-        command: map.command.value.clone(),
-        dir: Some(dir),
-        sandboxed,
-        time_limit_s,
-        memory_mb,
-        disk_mb,
-        dir_pos,
-    })
 }
 
 /// Checks that each native or wasm bot's file exists, and that a process

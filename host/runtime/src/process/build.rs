@@ -94,13 +94,11 @@ pub fn run_sandboxed(
     limits: &BuildLimits,
 ) -> Result<String, BuildError> {
     let policy = SandboxPolicy {
-        enabled: true,
         memory: Some(limits.memory),
         scratch_bytes: limits.scratch_bytes,
         ..SandboxPolicy::default()
     };
-    let prepared =
-        sandbox::prepare_build(folder, &policy, Some(limits.processes))?.expect("the policy is on");
+    let prepared = sandbox::prepare_build(folder, &policy, Some(limits.processes))?;
     let mut shell = Command::new("sh");
     shell
         .arg("-c")

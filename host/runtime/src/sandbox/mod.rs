@@ -529,7 +529,8 @@ pub fn prepare(
 
 /// Prepares the sandbox of a build (a tournament's sandboxed `build:`,
 /// `docs/tournament.md`): a shell started in `folder`, which it may write,
-/// with `policy`'s limits and paths otherwise. Only the shell's own folder
+/// with `policy`'s limits and paths otherwise, whether or not the policy is
+/// on (the caller decides to sandbox). Only the shell's own folder
 /// is taken from a command line: the build's words name files of `folder`
 /// (seen at its own path), and a word that happens to name a file where the
 /// host runs must not bring that folder in.
@@ -537,12 +538,14 @@ pub fn prepare_build(
     folder: &Path,
     policy: &SandboxPolicy,
     processes: Option<u64>,
-) -> Result<Option<Prepared>, SandboxError> {
+) -> Result<Prepared, SandboxError> {
     let policy = SandboxPolicy {
+        enabled: true,
         write: Some(folder.to_path_buf()),
         ..policy.clone()
     };
-    prepare(&["sh".to_string()], Some(folder), &policy, processes)
+    let prepared = prepare(&["sh".to_string()], Some(folder), &policy, processes)?;
+    Ok(prepared.expect("an enabled policy is prepared"))
 }
 
 /// Where the folder a build may write really is, and the uid and gid it
