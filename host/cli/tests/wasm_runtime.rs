@@ -808,6 +808,34 @@ fn files_that_are_not_bots_are_refused_by_name() {
     let err = prepare(&junk).err().expect("refused");
     assert!(matches!(err, WasmError::Compile { .. }), "{err}");
 
+    // A component is read whole into the host: a file of any size, or one
+    // whose read never ends, is refused before it is read.
+    let huge = dir.join("huge.wasm");
+    let file = std::fs::File::create(&huge).expect("creates");
+    file.set_len(clue_runtime::wasm::MAX_COMPONENT_BYTES + 1)
+        .expect("a sparse file");
+    let err = prepare(&huge).err().expect("refused");
+    assert!(
+        err.to_string()
+            .ends_with("huge.wasm: it is 268435457 bytes, over the 256 MiB a component may be"),
+        "{err}"
+    );
+    let fifo = dir.join("fifo.wasm");
+    let _ = std::fs::remove_file(&fifo);
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let err = prepare(&fifo).err().expect("refused");
+    assert!(
+        err.to_string()
+            .ends_with("fifo.wasm: cannot read it: not a regular file"),
+        "{err}"
+    );
+    let err = prepare(Path::new("/dev/zero")).err().expect("refused");
+    assert!(err.to_string().contains("not a regular file"), "{err}");
+
     let spec: BotSpec = "wasm:no/such/bot.wasm".parse().expect("parses");
     let err = clue_runtime::bots::connect(&spec).err().expect("refused");
     assert!(err.to_string().contains("no/such/bot.wasm"), "{err}");

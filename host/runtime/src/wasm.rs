@@ -119,6 +119,11 @@ impl Default for WasmLimits {
 pub enum WasmError {
     #[error("wasm bot {path}: cannot read it: {error}")]
     Read { path: String, error: std::io::Error },
+    #[error(
+        "wasm bot {path}: it is {bytes} bytes, over the {} MiB a component may be",
+        MAX_COMPONENT_BYTES >> 20
+    )]
+    TooLarge { path: String, bytes: u64 },
     #[error("wasm bot {path}: not a valid component: {detail}")]
     Compile { path: String, detail: String },
     #[error("wasm bot {path}: not a Clue bot: it exports no clue:player/player interface")]
@@ -177,13 +182,51 @@ pub struct Prepared {
 
 static MEMO: cache::Memo<Prepared> = cache::Memo::new();
 
+/// The bytes of the component at `path`: a regular file (a FIFO would make
+/// the read wait for ever, a device never end) of at most
+/// [`MAX_COMPONENT_BYTES`] (else its size, as `Err(Err(bytes))`).
+fn read_component(path: &Path) -> Result<Vec<u8>, Result<std::io::Error, u64>> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path).map_err(Ok)?;
+    if !meta.is_file() {
+        return Err(Ok(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        )));
+    }
+    if meta.len() > MAX_COMPONENT_BYTES {
+        return Err(Err(meta.len()));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    std::fs::File::open(path)
+        .map_err(Ok)?
+        .take(MAX_COMPONENT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(Ok)?;
+    if bytes.len() as u64 > MAX_COMPONENT_BYTES {
+        return Err(Err(bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
+/// The largest component file the host reads, whole, into its memory (the
+/// Python example, an interpreter with its standard library, is 18 MiB): a
+/// built entrant's file is its author's, and might be any size.
+pub const MAX_COMPONENT_BYTES: u64 = 256 << 20;
+
 /// Loads a component file: from this process's memo, the disk cache, or by
 /// compiling it. Checks it is a `clue:player` bot of this host's version.
 pub fn prepare(path: &Path) -> Result<Arc<Prepared>, WasmError> {
     let shown = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|error| WasmError::Read {
-        path: shown.clone(),
-        error,
+    let bytes = read_component(path).map_err(|error| match error {
+        Err(bytes) => WasmError::TooLarge {
+            path: shown.clone(),
+            bytes,
+        },
+        Ok(error) => WasmError::Read {
+            path: shown.clone(),
+            error,
+        },
     })?;
     let digest = cache::digest(&bytes);
     if let Some(prepared) = MEMO.get(&digest) {
