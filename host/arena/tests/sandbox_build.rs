@@ -137,6 +137,33 @@ fn a_sandboxed_build_compiles_an_entrant_in_its_folder_and_it_plays() {
     assert!(won >= 3, "the built client won {won} of 4: {games:?}");
 }
 
+/// A JDK compiles in a sandboxed build too: a JVM of a few dozen threads
+/// within the build's process cap, its memory cgroup and a `HOME` in the
+/// scratch folder. The framework example is the contest's style of entrant
+/// (only built here: `host/cli/tests/sandbox_jvm.rs` plays it).
+#[test]
+fn a_sandboxed_build_compiles_a_java_entrant() {
+    require("javac");
+    let folder = tournament_folder();
+    let source = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../plugins/java-framework-example/FrameworkBot.java"),
+    )
+    .expect("the Java example's source");
+    let dir = entrant(folder.path(), "java", &[("FrameworkBot.java", &source)]);
+    let t = tournament(
+        folder.path(),
+        "uniclue",
+        "  - name: java
+    kind: uniclue
+    command: java -cp entrants/java FrameworkBot
+    build: {command: javac -d . FrameworkBot.java, dir: entrants/java}
+",
+    );
+    runner::build(&t).unwrap_or_else(|e| panic!("{e}"));
+    assert!(dir.join("FrameworkBot.class").is_file());
+}
+
 /// What a hostile entrant's build tries. Each line of its report says
 /// whether an attempt succeeded; a process it leaves behind keeps writing
 /// the time into `beat.txt`.
