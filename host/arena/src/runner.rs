@@ -22,7 +22,6 @@ use crate::stats;
 use crate::store::{Claim, FinishedGame, LiveBatch, Meter, Progress, Store, StoreError, claims};
 use clue_runtime::bots;
 use clue_runtime::process::build::BuildLimits;
-use clue_runtime::sandbox::SandboxPolicy;
 
 /// How the runner seats a bot. The default, [`SpecConnector`], goes through
 /// [`bots::connect`], so every kind of bot the host can load plays in
@@ -216,7 +215,7 @@ pub fn build(t: &Tournament) -> Result<(), RunError> {
     for bot in &t.bots {
         let Some(build) = &bot.build else { continue };
         let dir = build.dir.as_deref().unwrap_or(&t.base_dir);
-        let sandboxed = build.sandboxed && SandboxPolicy::default().enabled;
+        let sandboxed = build.runs_sandboxed();
         tracing::info!(bot = %bot.name, command = %build.command, dir = %dir.display(), sandboxed, "building");
         let failed = if sandboxed {
             let limits = BuildLimits {

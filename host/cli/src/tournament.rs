@@ -1,4 +1,4 @@
-//! `clue tournament run | resume | worker | report`.
+//! `clue tournament run | check | resume | worker | report`.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -29,6 +29,16 @@ pub enum TournamentCommand {
         quiet: bool,
         #[command(flatten)]
         player: PlayerArgs,
+    },
+    /// Validate a tournament file (and with `--build` build its bots)
+    /// without playing: what `run` would play, and how each bot is built
+    Check {
+        /// The tournament file
+        #[arg(default_value = "tournament.yaml")]
+        file: PathBuf,
+        /// Also run the bots' `build:` commands, then check their files
+        #[arg(long)]
+        build: bool,
     },
     /// Finish the schedule of the tournament recorded in a store
     Resume {
@@ -114,6 +124,14 @@ pub fn run(command: TournamentCommand) -> anyhow::Result<ExitCode> {
             runner::build(&t)?;
             let store = Store::open(&db)?;
             play(&t, store, quiet, &player.worker(&t), Part::Coordinator)
+        }
+        TournamentCommand::Check { file, build } => {
+            let t = config::load(&file)?;
+            if build {
+                runner::build(&t)?;
+            }
+            print!("{}", summary(&t, build));
+            Ok(ExitCode::SUCCESS)
         }
         TournamentCommand::Resume { db, quiet, player } => {
             if !store::exists(&db) {
@@ -208,4 +226,41 @@ fn play(
         return Ok(ExitCode::from(130));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What `check` found: the games `run` would play, and each bot with how it
+/// is built.
+fn summary(t: &Tournament, built: bool) -> String {
+    use std::fmt::Write;
+    let games = clue_arena::schedule::schedule(t).len();
+    let mut out = format!(
+        "{}: ok: {} {}, {} bots, {games} games{}\n",
+        t.file,
+        t.settings.len(),
+        if t.settings.len() == 1 {
+            "setting"
+        } else {
+            "settings"
+        },
+        t.bots.len(),
+        if built { ", every bot built" } else { "" }
+    );
+    for bot in &t.bots {
+        let _ = write!(out, "  {} ({})", bot.name, bot.spec);
+        match &bot.build {
+            None => {}
+            Some(b) => {
+                let how = match (&b.dir, b.runs_sandboxed()) {
+                    (Some(dir), true) => format!("sandboxed, writing only {}", dir.display()),
+                    (Some(dir), false) => {
+                        format!("in {}, as you, without the sandbox", dir.display())
+                    }
+                    (None, _) => "in the file's folder, as you, without the sandbox".into(),
+                };
+                let _ = write!(out, ": built by `{}` {how}", b.command);
+            }
+        }
+        out.push('\n');
+    }
+    out
 }

@@ -295,3 +295,75 @@ fn bench_decisions_times_sleuth_against_the_chosen_opponents() {
     assert!(!out.status.success(), "{stdout}");
     assert!(stderr.contains("no built-in bot `nobody`"), "{stderr}");
 }
+
+/// `clue tournament check` validates a file, and with `--build` builds its
+/// bots, without playing: it says what `run` would play and how each bot
+/// is built; a mistake is named at its line.
+#[test]
+fn tournament_check_validates_and_builds_without_playing() {
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("a folder");
+    let entrant = dir.path().join("entrants/c");
+    std::fs::create_dir_all(&entrant).expect("the entrant's folder");
+    for folder in [dir.path(), &dir.path().join("entrants"), &entrant] {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(folder, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    // SAFETY: `geteuid` has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        std::os::unix::fs::chown(&entrant, Some(65534), Some(65534)).expect("chown");
+    }
+    let file = dir.path().join("t.yaml");
+    std::fs::write(
+        &file,
+        "variant: uniclue
+players: 4
+schedule: {kind: random, games: 7}
+bots:
+  - name: c
+    kind: uniclue
+    command: entrants/c/client
+    build: {command: \"printf '#!/bin/sh\\\\n' > client; chmod +x client\", dir: entrants/c}
+  - {name: sleuth, kind: builtin, path: sleuth}
+",
+    )
+    .expect("the file");
+    let file_arg = file.to_str().expect("a UTF-8 path");
+    let out = clue(&["tournament", "check", file_arg]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(
+        stdout,
+        format!(
+            "{file_arg}: ok: 1 setting, 2 bots, 7 games
+  c (uniclue:{}/entrants/c/client): built by `printf '#!/bin/sh\\n' > client; chmod +x client` sandboxed, writing only {}/entrants/c
+  sleuth (builtin:sleuth)
+",
+            dir.path().display(),
+            dir.path().display()
+        )
+    );
+    assert!(
+        !entrant.join("client").exists(),
+        "check alone builds nothing"
+    );
+    let out = clue(&["tournament", "check", "--build", file_arg]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.contains("7 games, every bot built"), "{stdout}");
+    assert!(entrant.join("client").is_file(), "the build ran");
+    assert!(
+        !dir.path().join("results.sqlite").exists(),
+        "check plays nothing and makes no store"
+    );
+
+    std::fs::write(
+        &file,
+        "variant: uniclue\nplayers: 4\nbots:\n  - {name: c, kind: uniclue, comand: x}\n",
+    )
+    .expect("the file");
+    let out = clue(&["tournament", "check", file_arg]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains(&format!("{file_arg}:4:")), "{stderr}");
+    assert!(stderr.contains("comand"), "{stderr}");
+}

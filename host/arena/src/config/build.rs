@@ -35,6 +35,14 @@ pub struct Build {
     pub dir_pos: Pos,
 }
 
+impl Build {
+    /// Whether it runs in the sandbox now: [`Build::sandboxed`], unless
+    /// `--no-sandbox` opted out for the whole run.
+    pub fn runs_sandboxed(&self) -> bool {
+        self.sandboxed && clue_runtime::sandbox::SandboxPolicy::default().enabled
+    }
+}
+
 /// The default wall time of a sandboxed build, in seconds.
 pub const BUILD_TIME_LIMIT_S: u64 = 600;
 /// The default memory of a sandboxed build, in MiB.
