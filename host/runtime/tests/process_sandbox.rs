@@ -1141,10 +1141,12 @@ fn a_builds_process_cap_counts_its_own_processes_not_its_owners() {
         panic!("the build could not start its children ({e}): it needs a writable `pids` cgroup (run as root, or delegate a cgroup v2 subtree with the pids controller)")
     });
     assert!(output.contains("four children"), "{output}");
+    // dash gives up at the first failed fork ("Cannot fork"), bash retries,
+    // says so and goes on: either way a fork failed.
     match bomb {
-        Err(BuildError::Failed { output, .. }) | Err(BuildError::Disk { output, .. }) => {
-            assert!(output.contains("fork"), "{output}")
+        Ok(output) | Err(BuildError::Failed { output, .. }) => {
+            assert!(output.contains("fork"), "no fork failed: {output}")
         }
-        other => panic!("the fork bomb was not stopped at the cap: {other:?}"),
+        other => panic!("the fork bomb's build ended otherwise: {other:?}"),
     }
 }
