@@ -700,6 +700,13 @@ pub fn check_files(t: &Tournament, built: bool) -> Result<(), FileError> {
                 message: format!("bot `{}`: file not found: {path}", bot.name),
             });
         }
+        if let Some(message) = build::linked_out(bot) {
+            return Err(FileError {
+                file: t.file.clone(),
+                pos: bot.target_pos,
+                message: format!("bot `{}`: {message}", bot.name),
+            });
+        }
         // A command the sandbox cannot run (a 32-bit entrant, a link out of
         // the entrant's folder) is named here, at its line, rather than
         // disqualified in every game.

@@ -489,3 +489,54 @@ fn a_build_folder_holding_another_bots_files_is_refused() {
     let text = "variant: uniclue\nplayers: 3\nschedule: {kind: random, games: 1}\nbots:\n  - {name: bob, kind: uniclue, command: entrants/alice/bob/client, build: {command: make, dir: entrants/alice/bob}}\n  - {name: c, kind: uniclue, command: python3 x.py}\n";
     config::parse(text, "t.yaml", folder.path()).unwrap_or_else(|e| panic!("{e}"));
 }
+
+/// A built entrant's file that leads through a link out of its build's
+/// folder (made by its build, or shipped) is refused at the bot's line: the
+/// host reads a wasm file itself, and the link could name another
+/// entrant's bot, which would then play as this one.
+#[test]
+fn a_built_file_linked_out_of_its_folder_is_refused() {
+    let folder = tournament_folder();
+    entrant(folder.path(), "bob", &[("bot.wasm", "bob's component")]);
+    let alice = entrant(folder.path(), "alice", &[]);
+    let bot = |path: &str, command: &str| {
+        format!(
+            "  - name: alice
+    kind: wasm
+    path: {path}
+    build: {{command: \"{command}\", dir: entrants/alice}}
+"
+        )
+    };
+    for (path, command) in [
+        ("entrants/alice/bot.wasm", "ln -s ../bob/bot.wasm bot.wasm"),
+        ("entrants/alice/out/bot.wasm", "ln -s ../bob out"),
+    ] {
+        let t = tournament(folder.path(), "uniclue", &bot(path, command));
+        let err = runner::build(&t).expect_err("refused").to_string();
+        let bob =
+            std::fs::canonicalize(folder.path().join("entrants/bob/bot.wasm")).expect("bob's file");
+        assert!(err.contains("bot `alice`: its file "), "{err}");
+        assert!(
+            err.contains(&format!(
+                "leads through a symbolic link to {}, out of its build's folder {}",
+                bob.display(),
+                std::fs::canonicalize(&alice).expect("real").display()
+            )),
+            "{err}"
+        );
+        for made in ["bot.wasm", "out"] {
+            let _ = std::fs::remove_file(alice.join(made));
+        }
+    }
+    // A link that stays in the folder is the entrant's own business.
+    let t = tournament(
+        folder.path(),
+        "uniclue",
+        &bot(
+            "entrants/alice/bot.wasm",
+            "echo component > real.wasm; ln -s real.wasm bot.wasm",
+        ),
+    );
+    runner::build(&t).unwrap_or_else(|e| panic!("{e}"));
+}

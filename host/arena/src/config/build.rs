@@ -89,6 +89,56 @@ impl<'de> Deserialize<'de> for RawBuild {
     }
 }
 
+/// Why a built bot's file may not be used: it lies in its sandboxed
+/// build's folder by name but leads through a symbolic link out of it. The
+/// folder's contents are the entrant's (its build may have made the link),
+/// and the host reads a wasm file itself, following links: a link to
+/// another entrant's file would have the entrant play with that bot.
+pub(super) fn linked_out(bot: &BotEntry) -> Option<String> {
+    let build = bot.build.as_ref().filter(|b| b.runs_sandboxed())?;
+    let dir = build.dir.as_deref()?;
+    let file = if bot.spec.kind.is_file() {
+        PathBuf::from(&bot.spec.target)
+    } else {
+        PathBuf::from(bot.spec.target.split_whitespace().next()?)
+    };
+    let (named, dir_named) = (by_name(&file), by_name(dir));
+    if !named.starts_with(&dir_named) {
+        return None;
+    }
+    let (real, dir_real) = (
+        std::fs::canonicalize(&named).ok()?,
+        std::fs::canonicalize(dir).ok()?,
+    );
+    (!real.starts_with(&dir_real)).then(|| {
+        format!(
+            "its file {} leads through a symbolic link to {}, out of its build's folder {} \
+             (an entrant's link could so name another entrant's bot)",
+            named.display(),
+            real.display(),
+            dir_real.display()
+        )
+    })
+}
+
+/// `path` made absolute with its `.` and `..` taken away by the words
+/// alone, as if no folder on it were a link.
+fn by_name(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut out = PathBuf::new();
+    for component in absolute.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
 /// A sandboxed build whose folder holds another bot's file or build folder
 /// (or lies in that build's folder): it could overwrite what another bot
 /// runs, a native plugin the host may load in its own process among them.
