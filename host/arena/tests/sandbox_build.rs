@@ -184,7 +184,7 @@ try signal-host "kill -0 $4"
 try write-own "echo built > built.txt"
 try write-scratch "echo scratch > /tmp/scratch.txt && cat /tmp/scratch.txt"
 ( while :; do date +%s%N > beat.txt; sleep 0.05; done ) > /dev/null 2>&1 &
-sleep 0.2
+while [ ! -s beat.txt ]; do sleep 0.05; done
 "#;
 
 #[test]
