@@ -259,17 +259,21 @@ write-scratch:done
     );
 }
 
+/// A tournament of one bot, `c`, whose folder `entrants/c` starts empty,
+/// with `lines` (its `build:` and any other key, indented as a bot's keys)
+/// added to it.
+fn one_built_bot(lines: &str) -> (tempfile::TempDir, PathBuf, config::Tournament) {
+    let folder = tournament_folder();
+    let dir = entrant(folder.path(), "c", &[]);
+    let bot = format!("  - name: c\n    kind: uniclue\n    command: entrants/c/client\n{lines}");
+    let t = tournament(folder.path(), "uniclue", &bot);
+    (folder, dir, t)
+}
+
 #[test]
 fn a_failing_build_is_named_at_its_line_with_the_end_of_its_output() {
-    let folder = tournament_folder();
-    entrant(folder.path(), "c", &[]);
-    let t = tournament(
-        folder.path(),
-        "uniclue",
-        "  - name: c
-    kind: uniclue
-    command: entrants/c/client
-    build:
+    let (_folder, _, t) = one_built_bot(
+        "    build:
       command: \"echo compiling; echo 'client.c:3: error: expected ;' >&2; exit 3\"
       dir: entrants/c
 ",
@@ -289,16 +293,8 @@ fn a_failing_build_is_named_at_its_line_with_the_end_of_its_output() {
 
 #[test]
 fn a_build_past_its_time_limit_is_stopped_and_says_so() {
-    let folder = tournament_folder();
-    entrant(folder.path(), "c", &[]);
-    let t = tournament(
-        folder.path(),
-        "uniclue",
-        "  - name: c
-    kind: uniclue
-    command: entrants/c/client
-    build: {command: \"echo started; sleep 600\", dir: entrants/c, time_limit_s: 1}
-",
+    let (_folder, _, t) = one_built_bot(
+        "    build: {command: \"echo started; sleep 600\", dir: entrants/c, time_limit_s: 1}\n",
     );
     let (line, message) = build_error(&t);
     assert_eq!(line, 9);
@@ -314,15 +310,8 @@ fn a_build_past_its_time_limit_is_stopped_and_says_so() {
 /// time), and one file larger than the cap is cut by `RLIMIT_FSIZE`.
 #[test]
 fn a_build_that_fills_the_disk_is_stopped() {
-    let folder = tournament_folder();
-    let dir = entrant(folder.path(), "c", &[]);
-    let t = tournament(
-        folder.path(),
-        "uniclue",
-        "  - name: c
-    kind: uniclue
-    command: entrants/c/client
-    build:
+    let (_folder, dir, t) = one_built_bot(
+        "    build:
       command: \"head -c 40000000 /dev/zero > big; ls -l big; i=0; while :; do i=$((i+1)); head -c 1048576 /dev/zero > f$i; done\"
       dir: entrants/c
       disk_mb: 16
@@ -340,15 +329,8 @@ fn a_build_that_fills_the_disk_is_stopped() {
 
 #[test]
 fn a_build_without_the_sandbox_runs_in_its_folder_as_the_host() {
-    let folder = tournament_folder();
-    let dir = entrant(folder.path(), "c", &[]);
-    let t = tournament(
-        folder.path(),
-        "uniclue",
-        "  - name: c
-    kind: uniclue
-    command: entrants/c/client
-    sandbox: off
+    let (folder, dir, t) = one_built_bot(
+        "    sandbox: off
     build: {command: \"printf '#!/bin/sh\\n' > client && chmod +x client && touch ../../outside\", dir: entrants/c}
 ",
     );

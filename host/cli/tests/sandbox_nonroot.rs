@@ -93,25 +93,8 @@ bots:
             .expect("the tournament file is given to nobody");
     }
     let mut clue = Command::new(clue_binary());
-    clue.args(["tournament", "run"])
-        .arg(&file)
-        .arg("--db")
-        .arg(&db)
-        .arg("--quiet")
-        .env("HOME", dir.path())
-        .env("PASSWORD", "hunter2");
-    if root {
-        // std clears the supplementary groups when root sets a uid.
-        clue.uid(NOBODY).gid(NOBODY);
-    }
-    let output = clue.output().expect("clue runs");
-    assert!(
-        output.status.success(),
-        "clue tournament run (uid {}) failed:\n{}\n{}",
-        if root { NOBODY } else { euid() },
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
+    clue.env("PASSWORD", "hunter2");
+    run_tournament_as_non_root(clue, &file, &db, dir.path());
     let store = Store::open(&db).expect("the store opens");
     let games = store.games().expect("the games are stored");
     assert_eq!(games.len(), 6, "{text}");
@@ -137,6 +120,36 @@ bots:
             game.index
         );
     }
+}
+
+/// Runs `clue` (with what `clue` already sets) as `tournament run FILE --db
+/// DB --quiet` with `HOME` at `home`, as `nobody` when the test runs as
+/// root, and checks it succeeded.
+fn run_tournament_as_non_root(
+    mut clue: Command,
+    file: &std::path::Path,
+    db: &std::path::Path,
+    home: &std::path::Path,
+) {
+    clue.args(["tournament", "run"])
+        .arg(file)
+        .arg("--db")
+        .arg(db)
+        .arg("--quiet")
+        .env("HOME", home);
+    let root = euid() == 0;
+    if root {
+        // std clears the supplementary groups when root sets a uid.
+        clue.uid(NOBODY).gid(NOBODY);
+    }
+    let output = clue.output().expect("clue runs");
+    assert!(
+        output.status.success(),
+        "clue tournament run (uid {}) failed:\n{}\n{}",
+        if root { NOBODY } else { euid() },
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
 }
 
 /// A Speed Clue bot's listener is made in its own network namespace, whose
@@ -243,24 +256,8 @@ bots:
     }
     let db = dir.path().join("results.sqlite");
     let mut clue = Command::new(clue_binary());
-    clue.args(["tournament", "run"])
-        .arg(&file)
-        .arg("--db")
-        .arg(&db)
-        .arg("--quiet")
-        .current_dir(dir.path())
-        .env("HOME", dir.path());
-    if root {
-        clue.uid(NOBODY).gid(NOBODY);
-    }
-    let output = clue.output().expect("clue runs");
-    assert!(
-        output.status.success(),
-        "clue tournament run (uid {}) failed:\n{}\n{}",
-        if root { NOBODY } else { euid() },
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
+    clue.current_dir(dir.path());
+    run_tournament_as_non_root(clue, &file, &db, dir.path());
     assert!(
         entrant.join("client").is_file(),
         "the build made the client"

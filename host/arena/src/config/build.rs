@@ -124,19 +124,8 @@ pub(super) fn linked_out(bot: &BotEntry) -> Option<String> {
 /// `path` made absolute with its `.` and `..` taken away by the words
 /// alone, as if no folder on it were a link.
 fn by_name(path: &Path) -> PathBuf {
-    use std::path::Component;
     let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    let mut out = PathBuf::new();
-    for component in absolute.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
+    clue_runtime::sandbox::lexically_normal(&absolute)
 }
 
 /// A sandboxed build whose folder holds another bot's file or build folder

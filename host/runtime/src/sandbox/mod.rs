@@ -830,7 +830,7 @@ fn linked_elsewhere(folder: &Path) -> Option<(PathBuf, PathBuf)> {
 
 /// `path` with its `.` and `..` taken away by the words alone, as if no
 /// folder on it were a link.
-fn lexically_normal(path: &Path) -> PathBuf {
+pub fn lexically_normal(path: &Path) -> PathBuf {
     use std::path::Component;
     let mut out = PathBuf::new();
     for component in path.components() {
