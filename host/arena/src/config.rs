@@ -623,6 +623,34 @@ fn validate_bot(
         .map(|b| validate_build(&b.value, name, bot_sandbox, base_dir, file))
         .transpose()?;
     let isolation = bot.isolation.as_ref().map(|i| i.value).unwrap_or_default();
+    // A build in the sandbox is for an entrant not trusted: its bot may not
+    // then run outside it.
+    if let (Some(_), Some(at)) = (build.as_ref().filter(|b| b.sandboxed), &bot.build) {
+        if bot_sandbox == Sandbox::Off {
+            return Err(err(
+                Pos::from(at),
+                format!(
+                    "bot `{name}`: its build runs in the sandbox (`sandbox: on` in its \
+                     `build:`) but the bot itself would not (`sandbox: off`): an entrant whose \
+                     build you do not trust should not play unsandboxed; drop one of them"
+                ),
+            ));
+        }
+        if let Some(trusted) = bot
+            .isolation
+            .as_ref()
+            .filter(|i| i.value == Isolation::Trusted && kind == BotKind::Native)
+        {
+            return Err(err(
+                Pos::from(trusted),
+                format!(
+                    "bot `{name}`: `isolation: trusted` loads the library into `clue` itself, \
+                     but its build runs in the sandbox, as for an entrant you do not trust: \
+                     drop one of them"
+                ),
+            ));
+        }
+    }
     // A trusted native plugin is loaded in-process; every other bot keeps its kind.
     let kind = match (kind, isolation) {
         (BotKind::Native, Isolation::Trusted) => BotKind::NativeTrusted,

@@ -522,3 +522,41 @@ fn a_built_file_linked_out_of_its_folder_is_refused() {
     );
     runner::build(&t).unwrap_or_else(|e| panic!("{e}"));
 }
+
+/// A build in the sandbox is for an entrant not trusted: its bot may not
+/// then run outside the sandbox, nor be loaded into `clue` itself.
+#[test]
+fn a_sandboxed_build_of_a_bot_run_as_trusted_is_refused() {
+    let folder = tournament_folder();
+    entrant(folder.path(), "c", &[]);
+    let check = |bot: &str, line: u64, column: u64, expected: &str| {
+        let text = format!(
+            "variant: uniclue\nplayers: 3\nschedule: {{kind: random, games: 1}}\nbots:\n{bot}"
+        );
+        let err = config::parse(&text, "t.yaml", folder.path()).expect_err("refused");
+        assert_eq!((err.pos.line, err.pos.column), (line, column), "{err}");
+        assert!(err.message.contains(expected), "{err}");
+    };
+    check(
+        "  - name: c\n    kind: uniclue\n    command: entrants/c/client\n    sandbox: off\n    build: {command: make, dir: entrants/c, sandbox: on}\n",
+        9,
+        12,
+        "bot `c`: its build runs in the sandbox (`sandbox: on` in its `build:`) but the bot itself would not (`sandbox: off`)",
+    );
+    check(
+        "  - name: c\n    kind: native\n    path: entrants/c/libc.so\n    isolation: trusted\n    build: {command: make, dir: entrants/c}\n",
+        8,
+        16,
+        "bot `c`: `isolation: trusted` loads the library into `clue` itself, but its build runs in the sandbox",
+    );
+    // Either alone is the organizer's choice.
+    for bot in [
+        "  - {name: c, kind: native, path: entrants/c/libc.so, isolation: trusted, build: {command: make, dir: entrants/c, sandbox: off}}\n",
+        "  - {name: c, kind: uniclue, command: entrants/c/client, sandbox: off, build: {command: make, dir: entrants/c}}\n",
+    ] {
+        let text = format!(
+            "variant: uniclue\nplayers: 3\nschedule: {{kind: random, games: 1}}\nbots:\n{bot}"
+        );
+        config::parse(&text, "t.yaml", folder.path()).unwrap_or_else(|e| panic!("{e}"));
+    }
+}
