@@ -233,16 +233,13 @@ fn play(
 fn summary(t: &Tournament, built: bool) -> String {
     use std::fmt::Write;
     let games = clue_arena::schedule::schedule(t).len();
+    let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     let mut out = format!(
-        "{}: ok: {} {}, {} bots, {games} games{}\n",
+        "{}: ok: {}, {}, {}{}\n",
         t.file,
-        t.settings.len(),
-        if t.settings.len() == 1 {
-            "setting"
-        } else {
-            "settings"
-        },
-        t.bots.len(),
+        count(t.settings.len(), "setting"),
+        count(t.bots.len(), "bot"),
+        count(games, "game"),
         if built { ", every bot built" } else { "" }
     );
     for bot in &t.bots {

@@ -358,6 +358,17 @@ bots:
 
     std::fs::write(
         &file,
+        "variant: uniclue\nplayers: 4\nschedule: {kind: random, games: 1}\nbots:\n  - {name: s, kind: builtin, path: sleuth}\n",
+    )
+    .expect("the file");
+    let out = clue(&["tournament", "check", file_arg]);
+    assert_eq!(
+        text(&out).0,
+        format!("{file_arg}: ok: 1 setting, 1 bot, 1 game\n  s (builtin:sleuth)\n")
+    );
+
+    std::fs::write(
+        &file,
         "variant: uniclue\nplayers: 4\nbots:\n  - {name: c, kind: uniclue, comand: x}\n",
     )
     .expect("the file");
