@@ -97,11 +97,7 @@ impl<'de> Deserialize<'de> for RawBuild {
 pub(super) fn linked_out(bot: &BotEntry) -> Option<String> {
     let build = bot.build.as_ref().filter(|b| b.runs_sandboxed())?;
     let dir = build.dir.as_deref()?;
-    let file = if bot.spec.kind.is_file() {
-        PathBuf::from(&bot.spec.target)
-    } else {
-        PathBuf::from(bot.spec.target.split_whitespace().next()?)
-    };
+    let file = bot_file(bot)?;
     let (named, dir_named) = (by_name(&file), by_name(dir));
     if !named.starts_with(&dir_named) {
         return None;
@@ -119,6 +115,17 @@ pub(super) fn linked_out(bot: &BotEntry) -> Option<String> {
             dir_real.display()
         )
     })
+}
+
+/// The file a bot plays from: a native or wasm bot's path, a process bot's
+/// program when written as a path; `None` for a built-in bot or a program
+/// found in `PATH`.
+fn bot_file(bot: &BotEntry) -> Option<PathBuf> {
+    if bot.spec.kind.is_file() {
+        return Some(PathBuf::from(&bot.spec.target));
+    }
+    let program = bot.spec.target.split_whitespace().next()?;
+    (bot.spec.kind.is_process() && program.contains('/')).then(|| PathBuf::from(program))
 }
 
 /// `path` made absolute with its `.` and `..` taken away by the words
@@ -142,16 +149,8 @@ pub(super) fn builds_overlapping(bots: &[BotEntry]) -> Option<(Pos, String)> {
             continue;
         };
         for other in bots.iter().filter(|o| o.name != bot.name) {
-            let file = if other.spec.kind.is_file() {
-                Some(PathBuf::from(&other.spec.target))
-            } else if other.spec.kind.is_process() {
-                let program = other.spec.target.split_whitespace().next().unwrap_or("");
-                program.contains('/').then(|| PathBuf::from(program))
-            } else {
-                None
-            };
             // The file itself may not be built yet: its folder decides.
-            let file = file.map(|f| match (f.parent(), f.file_name()) {
+            let file = bot_file(other).map(|f| match (f.parent(), f.file_name()) {
                 (Some(parent), Some(name)) => real(parent).join(name),
                 _ => real(&f),
             });
