@@ -735,6 +735,23 @@ pub fn check_files(t: &Tournament, built: bool) -> Result<(), FileError> {
                 message: format!("bot `{}`: {message}", bot.name),
             });
         }
+        // A file the host itself reads for a sandboxed bot (a wasm
+        // component, an isolated native library), when no sandboxed build
+        // says where the entrant's folder is: no link out of the folder it
+        // is named in.
+        let reads_file = matches!(bot.spec.kind, BotKind::Wasm | BotKind::Native);
+        let built_in_sandbox = bot.build.as_ref().is_some_and(|b| b.runs_sandboxed());
+        if reads_file
+            && bot.sandbox == Sandbox::On
+            && !built_in_sandbox
+            && let Some(refused) = clue_runtime::sandbox::refuses_file(Path::new(&bot.spec.target))
+        {
+            return Err(FileError {
+                file: t.file.clone(),
+                pos: bot.target_pos,
+                message: format!("bot `{}`: {refused}", bot.name),
+            });
+        }
         // A command the sandbox cannot run (a 32-bit entrant, a link out of
         // the entrant's folder) is named here, at its line, rather than
         // disqualified in every game.
@@ -758,14 +775,15 @@ pub fn check_files(t: &Tournament, built: bool) -> Result<(), FileError> {
     Ok(())
 }
 
-fn positive(
-    value: &Option<Spanned<u32>>,
-    default: u32,
+/// A count of the file that must be at least 1, or `default` when absent.
+fn positive<N: Copy + PartialEq + From<u8>>(
+    value: &Option<Spanned<N>>,
+    default: N,
     what: &str,
     file: &str,
-) -> Result<u32, FileError> {
+) -> Result<N, FileError> {
     match value {
-        Some(v) if v.value == 0 => Err(FileError {
+        Some(v) if v.value == N::from(0) => Err(FileError {
             file: file.to_string(),
             pos: Pos::from(v),
             message: format!("`{what}` must be at least 1"),

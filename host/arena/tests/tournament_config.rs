@@ -269,3 +269,71 @@ fn a_link_out_of_an_entrants_folder_is_refused_at_its_line() {
         "{err}"
     );
 }
+
+/// A wasm component or isolated native library, which the host itself
+/// reads, whose path leads through a symbolic link out of the folder it is
+/// named in (an entrant shipping `bot.wasm -> ../bob/bot.wasm` would play
+/// as bob) is refused at its line; a link inside the folder, `sandbox: off`
+/// and a trusted plugin are the organizer's business.
+#[test]
+fn a_bot_file_linked_to_another_entrants_is_refused_at_its_line() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().expect("the tournament's folder");
+    let root = std::fs::canonicalize(dir.path()).expect("real");
+    for folder in ["alice/sub", "bob"] {
+        std::fs::create_dir_all(root.join(folder)).expect("an entrant's folder");
+    }
+    for file in ["bob/bot.wasm", "bob/libbot.so", "alice/sub/real.wasm"] {
+        std::fs::write(root.join(file), "bob's bot").expect("a file");
+    }
+    symlink("../bob/bot.wasm", root.join("alice/bot.wasm")).expect("link");
+    symlink("../bob/libbot.so", root.join("alice/libbot.so")).expect("link");
+    symlink("../bob", root.join("alice/lib")).expect("link");
+    symlink("sub/real.wasm", root.join("alice/own.wasm")).expect("link");
+    let text = |bot: &str| {
+        format!(
+            "variant: speedclue\nplayers: 3\nschedule: {{kind: all-seatings}}\nbots:\n  - {{name: a, kind: builtin, path: notebook}}\n  - {{name: b, kind: builtin, path: clueless}}\n{bot}"
+        )
+    };
+    for (bot, column, file, real) in [
+        (
+            "  - name: alice\n    kind: wasm\n    path: alice/bot.wasm\n",
+            11,
+            "alice/bot.wasm",
+            "bob/bot.wasm",
+        ),
+        (
+            "  - name: alice\n    kind: wasm\n    path: alice/lib/bot.wasm\n",
+            11,
+            "alice/lib/bot.wasm",
+            "bob/bot.wasm",
+        ),
+        (
+            "  - name: alice\n    kind: native\n    path: alice/libbot.so\n",
+            11,
+            "alice/libbot.so",
+            "bob/libbot.so",
+        ),
+    ] {
+        let err = config::parse(&text(bot), "t.yaml", &root).expect_err("refused");
+        assert_eq!((err.pos.line, err.pos.column), (9, column), "{err}");
+        assert!(
+            err.message.starts_with(&format!(
+                "bot `alice`: the bot's file {} leads through a symbolic link to {}, out of the \
+                 folder it is named in",
+                root.join(file).display(),
+                root.join(real).display()
+            )),
+            "{err}"
+        );
+    }
+    for fine in [
+        "  - {name: alice, kind: wasm, path: alice/own.wasm}\n",
+        "  - {name: alice, kind: wasm, path: alice/sub/real.wasm}\n",
+        "  - {name: alice, kind: wasm, path: alice/bot.wasm, sandbox: off}\n",
+        "  - {name: alice, kind: native, path: alice/libbot.so, isolation: trusted}\n",
+        "  - {name: alice, kind: native-trusted, path: alice/libbot.so}\n",
+    ] {
+        config::parse(&text(fine), "t.yaml", &root).unwrap_or_else(|e| panic!("{fine}: {e}"));
+    }
+}

@@ -1050,6 +1050,55 @@ fn a_link_on_the_command_line_to_a_folder_elsewhere_is_refused() {
     assert_eq!(line, "seen");
 }
 
+/// A program named by its path that is a symbolic link out of its folder
+/// (an entrant's `client -> ../bob/client`, or an organizer's
+/// `bots/mine -> ~/src/mine/target/release/mine`): the sandbox shows the
+/// bot only the folder it is named in, so it could not start there. It is
+/// refused by name, saying where the link leads; a link to a program beside
+/// it starts.
+#[test]
+fn a_program_linked_out_of_its_folder_is_refused_by_name() {
+    let entrant = entrant_folder();
+    let elsewhere = entrant_folder();
+    let script = "#!/bin/sh\necho started\n";
+    for folder in [entrant.path(), elsewhere.path()] {
+        let real = folder.join("real");
+        std::fs::write(&real, script).expect("a program");
+        open_to_all(&real);
+    }
+    std::os::unix::fs::symlink(elsewhere.path().join("real"), entrant.path().join("out"))
+        .expect("a link out");
+    std::os::unix::fs::symlink("real", entrant.path().join("beside")).expect("a link beside");
+    let limits = ProcessLimits {
+        sandbox: sandbox::SandboxPolicy::on(),
+        ..ProcessLimits::default()
+    };
+    let argv = [entrant.path().join("out").display().to_string()];
+    let refused = match BotProcess::spawn(&argv, &limits) {
+        Ok(_) => panic!("a program linked out of its folder started"),
+        Err(e) => e.to_string(),
+    };
+    let real = std::fs::canonicalize(elsewhere.path().join("real")).expect("the real program");
+    assert!(
+        refused.contains(&format!(
+            "the bot's file {} leads through a symbolic link to {}, out of the folder it is named in",
+            argv[0],
+            real.display()
+        )),
+        "{refused}"
+    );
+    assert!(
+        sandbox::refuses(&argv).is_some(),
+        "a tournament's check says so too"
+    );
+    let argv = [entrant.path().join("beside").display().to_string()];
+    let mut bot = BotProcess::spawn(&argv, &limits).expect("a link beside it starts");
+    let line = bot
+        .recv(Duration::from_secs(20), "its first line")
+        .unwrap_or_else(|f| panic!("it did not start: {f:?}; stderr {}", bot.stderr().text()));
+    assert_eq!(line, "started");
+}
+
 /// An entrant's "program" may be a FIFO (a tarball can hold one). The host
 /// looks at a program's first bytes before it starts it; opening a FIFO to
 /// read waits for a writer for ever, so the host must not block there: the

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_saphyr::Spanned;
 
-use super::{BotEntry, FileError, Pos, Sandbox};
+use super::{BotEntry, FileError, Pos, Sandbox, positive};
 
 /// A bot's `build:`: a shell command run once before the first game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -217,10 +217,8 @@ pub(super) fn validate_build(
     if map.command.value.trim().is_empty() {
         return Err(err(Pos::from(&map.command), "empty build command".into()));
     }
-    let at_least_1 = |v: &Option<Spanned<u64>>, default: u64, what: &str| match v {
-        Some(v) if v.value == 0 => Err(err(Pos::from(v), format!("`{what}` must be at least 1"))),
-        Some(v) => Ok(v.value),
-        None => Ok(default),
+    let at_least_1 = |v: &Option<Spanned<u64>>, default: u64, what: &str| {
+        positive(v, default, what, file).map_err(|e| err(e.pos, e.message))
     };
     let time_limit_s = at_least_1(&map.time_limit_s, BUILD_TIME_LIMIT_S, "time_limit_s")?;
     let memory_mb = at_least_1(&map.memory_mb, BUILD_MEMORY_MB, "memory_mb")?;

@@ -172,13 +172,57 @@ pub fn refuses_build(folder: &Path) -> Option<SandboxError> {
     writable_folder(folder).err()
 }
 
+/// Why the file of a sandboxed bot that the host itself reads (a wasm
+/// component, an isolated native library) may not be used: it leads
+/// through a symbolic link (the file, or a folder on its way) out of the
+/// folder it is named in ([`SandboxError::LinkedFile`]). A link in an
+/// entrant's folder (`bot.wasm -> ../bob/bot.wasm`, or `lib -> ../bob`)
+/// would have the entrant play with another entrant's bot, and the host
+/// cannot tell where an entrant's folder begins, so any such link is
+/// refused, as a linked folder on a process bot's command line is
+/// ([`SandboxError::Linked`]). A link to a file beside it, or below it
+/// through real folders, stays in the folder and is allowed; so is one into
+/// the system folders, which no entrant writes. `None` as well when the
+/// file cannot be found (the caller says so), or under `--no-sandbox`.
+pub fn refuses_file(path: &Path) -> Option<SandboxError> {
+    if !ON_BY_DEFAULT.load(Ordering::Relaxed) {
+        return None;
+    }
+    file_linked_out(path)
+}
+
+/// [`refuses_file`] whatever the default.
+fn file_linked_out(path: &Path) -> Option<SandboxError> {
+    let named = lexically_normal(&absolute(path));
+    let real = std::fs::canonicalize(path).ok()?;
+    let folder = named.parent()?;
+    let stays = real.starts_with(folder)
+        || SYSTEM_READ
+            .iter()
+            .filter(|f| **f != "/sys")
+            .any(|f| real.starts_with(f));
+    (!stays).then(|| SandboxError::LinkedFile {
+        path: path.to_path_buf(),
+        real,
+    })
+}
+
 /// [`refuses`] whatever the default, for a command line whose own folders
 /// are `own`.
 fn refused(argv: &[String], own: &[PathBuf]) -> Option<SandboxError> {
-    if let Some(program) = argv.first().and_then(|p| program_file(OsStr::new(p)))
-        && let Some(what) = foreign_program(&program)
-    {
-        return Some(SandboxError::ForeignProgram { program, what });
+    if let Some(program) = argv.first().and_then(|p| program_file(OsStr::new(p))) {
+        if let Some(what) = foreign_program(&program) {
+            return Some(SandboxError::ForeignProgram { program, what });
+        }
+        // A program named by its path that is a link out of its folder: the
+        // sandbox shows the bot that folder alone, so it could not start
+        // (and binding where the link leads could show it another
+        // entrant's folder). Said here, by name, rather than seen to fail.
+        if argv[0].contains('/')
+            && let Some(refused) = file_linked_out(&program)
+        {
+            return Some(refused);
+        }
     }
     own.iter()
         .find_map(|f| linked_elsewhere(f))
@@ -252,6 +296,16 @@ pub enum SandboxError {
         real.display()
     )]
     Linked { path: PathBuf, real: PathBuf },
+    #[error(
+        "the bot's file {} leads through a symbolic link to {}, out of the folder it is \
+         named in, and a link an entrant shipped could so name another entrant's bot: \
+         name the file where it is ({}), or, for a bot you trust, opt out with \
+         `sandbox: off` / `--no-sandbox`",
+        path.display(),
+        real.display(),
+        real.display()
+    )]
+    LinkedFile { path: PathBuf, real: PathBuf },
     #[error(
         "{} is {what}, and the sandbox runs only {} programs (its seccomp filter \
          kills a process at its first system call of another architecture): rebuild \
@@ -1391,6 +1445,56 @@ pub(crate) fn apply(command: &mut std::process::Command, sandbox: &Prepared) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bot_file_linked_out_of_its_folder_is_refused_and_one_linked_inside_is_not() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().expect("a scratch folder");
+        let root = std::fs::canonicalize(dir.path()).expect("real");
+        let (alice, bob) = (root.join("alice"), root.join("bob"));
+        for folder in [&alice, &bob, &alice.join("sub")] {
+            std::fs::create_dir_all(folder).expect("folder");
+        }
+        for file in [bob.join("bot.wasm"), alice.join("sub/real.wasm")] {
+            std::fs::write(file, "component").expect("file");
+        }
+        symlink("../bob/bot.wasm", alice.join("bot.wasm")).expect("link");
+        symlink("../bob", alice.join("lib")).expect("link");
+        symlink("sub/real.wasm", alice.join("own.wasm")).expect("link");
+        symlink("/bin/sh", alice.join("sh")).expect("link");
+        let refused = |named: &str| match file_linked_out(&alice.join(named)) {
+            Some(SandboxError::LinkedFile { path, real }) => (path, real),
+            other => panic!("{named}: {other:?}"),
+        };
+        // The file a link, and a folder on its way a link: both lead to bob.
+        assert_eq!(
+            refused("bot.wasm"),
+            (alice.join("bot.wasm"), bob.join("bot.wasm"))
+        );
+        assert_eq!(
+            refused("lib/bot.wasm"),
+            (alice.join("lib/bot.wasm"), bob.join("bot.wasm"))
+        );
+        let message = SandboxError::LinkedFile {
+            path: alice.join("bot.wasm"),
+            real: bob.join("bot.wasm"),
+        }
+        .to_string();
+        assert!(
+            message.contains("could so name another entrant's bot")
+                && message.contains("`sandbox: off`"),
+            "{message}"
+        );
+        // Climbing back in by name is the same file.
+        assert!(file_linked_out(&alice.join("sub/../bot.wasm")).is_some());
+        // Links that stay in the folder, into the system folders, and plain
+        // files are the entrant's own business; a missing file is the
+        // caller's to name.
+        for fine in ["own.wasm", "sub/real.wasm", "sh", "missing.wasm"] {
+            assert!(file_linked_out(&alice.join(fine)).is_none(), "{fine}");
+        }
+        assert!(file_linked_out(&bob.join("bot.wasm")).is_none());
+    }
 
     #[test]
     fn a_climbing_path_brings_the_folders_it_climbs_out_of() {
