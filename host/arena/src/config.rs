@@ -614,7 +614,7 @@ fn validate_bot(
             text.to_string()
         }
         kind if kind.is_file() => base_dir.join(text).display().to_string(),
-        _ => program_beside_file(text, base_dir),
+        _ => paths_beside_file(text, base_dir),
     };
     let bot_sandbox = bot.sandbox.unwrap_or(sandbox);
     let build = bot
@@ -671,33 +671,48 @@ fn validate_bot(
     })
 }
 
-/// A process bot's command line with its program, when written as a
-/// relative path (`entrants/c/client`) that does not exist where `clue`
-/// runs, taken beside the tournament file, as the file's other paths are
-/// (and as [`check_files`] finds it). A program found where `clue` runs, a
-/// bare name looked up in `PATH`, or a quoted first word is left as it is.
-fn program_beside_file(command: &str, base_dir: &Path) -> String {
-    let program = command.split_whitespace().next().unwrap_or("");
-    let path = Path::new(program);
-    if !program.contains('/')
-        || path.is_absolute()
-        || path.exists()
-        || program.starts_with(['\'', '"'])
-    {
-        return command.to_string();
-    }
-    let beside = base_dir.join(program).display().to_string();
-    let plain = beside
-        .chars()
-        .all(|c| c.is_alphanumeric() || "/._-+@%,:".contains(c));
-    let beside = if plain {
-        beside
-    } else if !beside.contains('\'') {
-        format!("'{beside}'")
-    } else {
+/// A process bot's command line with its relative paths taken beside the
+/// tournament file, as the file's other paths are, when they are not where
+/// `clue` runs: the program when written as a path (`entrants/c/client`;
+/// a build may make it later, and [`check_files`] finds it the same way),
+/// and any other word that names a file or folder beside the file
+/// (`python3 bots/x.py`, `java -cp bots/java Main`). A word found where
+/// `clue` runs, a bare program name looked up in `PATH`, an absolute path,
+/// a flag (`-x`, `--x=path`) and a Speed Clue placeholder (`{ID}`, `%%`)
+/// are left as they are, and so is a line that does not split into words.
+/// When nothing is taken beside the file the line is returned unchanged;
+/// otherwise its words are quoted again for the shell.
+fn paths_beside_file(command: &str, base_dir: &Path) -> String {
+    let Ok(mut words) = shell_words::split(command) else {
         return command.to_string();
     };
-    format!("{beside}{}", &command[program.len()..])
+    let mut changed = false;
+    for (i, word) in words.iter_mut().enumerate() {
+        let path = Path::new(word.as_str());
+        if word.is_empty()
+            || word.starts_with('-')
+            || word.contains(['=', '{', '}', '%'])
+            || path.is_absolute()
+            || path.exists()
+        {
+            continue;
+        }
+        let beside = base_dir.join(path);
+        let take = if i == 0 {
+            word.contains('/')
+        } else {
+            beside.exists()
+        };
+        if take {
+            *word = beside.display().to_string();
+            changed = true;
+        }
+    }
+    if changed {
+        shell_words::join(&words)
+    } else {
+        command.to_string()
+    }
 }
 
 /// Checks that each native or wasm bot's file exists, and that a process
@@ -842,30 +857,51 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_relative_program_missing_where_clue_runs_is_taken_beside_the_file() {
+    fn relative_paths_missing_where_clue_runs_are_taken_beside_the_file() {
         let base = Path::new("/contest/2026");
         assert_eq!(
-            program_beside_file("entrants/c/client --fast", base),
+            paths_beside_file("entrants/c/client --fast", base),
             "/contest/2026/entrants/c/client --fast"
         );
         assert_eq!(
-            program_beside_file("bots/x {ID} %%", Path::new("/my contest")),
-            "'/my contest/bots/x' {ID} %%"
+            paths_beside_file("bots/x {ID} %%", Path::new("/my contest")),
+            "'/my contest/bots/x' {ID} '%%'"
+        );
+        assert_eq!(
+            paths_beside_file("'a b/c' d", base),
+            "'/contest/2026/a b/c' d"
+        );
+        // Another word is taken beside the file only where it names
+        // something there: here the crate's own folder plays the file's.
+        let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let here = std::env::current_dir().expect("the current folder");
+        let elsewhere = tempfile::tempdir().expect("a folder");
+        std::fs::create_dir(elsewhere.path().join("bots")).expect("a folder");
+        std::fs::write(elsewhere.path().join("bots/x.py"), "").expect("a file");
+        assert_eq!(
+            paths_beside_file("python3 bots/x.py bots/missing.py", elsewhere.path()),
+            format!(
+                "python3 {}/bots/x.py bots/missing.py",
+                elsewhere.path().display()
+            )
+        );
+        assert_eq!(
+            paths_beside_file("java -cp bots Main", elsewhere.path()),
+            format!("java -cp {}/bots Main", elsewhere.path().display())
         );
         // Found where `clue` runs (the crate's folder, for tests), a name
-        // looked up in `PATH`, an absolute path, a quoted word: unchanged.
+        // looked up in `PATH`, an absolute path, flags, an `sh -c` string,
+        // a line that does not split: unchanged.
+        assert_eq!(here, crate_dir, "tests run in the crate's folder");
         for kept in [
             "src/config.rs x",
             "python3 bot.py",
             "/usr/bin/env x",
-            "'a b/c' d",
+            "x --model=bots/x.py -Dbots",
+            "sh -c 'python3 bots/x.py'",
+            "x 'unclosed",
         ] {
-            assert_eq!(program_beside_file(kept, base), kept);
+            assert_eq!(paths_beside_file(kept, elsewhere.path()), kept);
         }
-        assert_eq!(
-            program_beside_file("x/y", Path::new("/it's")),
-            "x/y",
-            "a folder with a quote cannot be quoted simply"
-        );
     }
 }

@@ -22,6 +22,8 @@ enum Misbehaviour {
     Panic,
     /// Cannot even be started.
     NoStart,
+    /// Writes its last words to stderr and crashes on its first decision.
+    LastWords,
 }
 
 struct Bad(Misbehaviour);
@@ -37,9 +39,21 @@ impl SeatController for Bad {
             }
             (Misbehaviour::Panic, _) => panic!("index out of bounds"),
             (Misbehaviour::NoStart, _) => Ok(Reply::Ok),
+            (Misbehaviour::LastWords, Request::BeginGame { .. } | Request::Watch { .. }) => {
+                Ok(Reply::Ok)
+            }
+            (Misbehaviour::LastWords, _) => {
+                Err(Fault::new(DqReason::Crash, "exited with status 3"))
+            }
         }
     }
+
+    fn stderr(&self) -> Option<String> {
+        matches!(self.0, Misbehaviour::LastWords).then(|| LAST_WORDS.to_string())
+    }
 }
+
+const LAST_WORDS: &str = "cannot open model.bin\n";
 
 /// Seats `bad` as the misbehaving controller, the others as usual.
 struct WithBad(Misbehaviour);
@@ -133,4 +147,42 @@ fn a_bot_that_panics_is_a_crash_not_a_crashed_tournament() {
 #[test]
 fn a_bot_that_does_not_start_still_gets_its_games_played() {
     check(Misbehaviour::NoStart, &["crash"]);
+}
+
+/// What a bot wrote to stderr is kept in every stored game's record, as
+/// `clue play` keeps it: the tournament's meter passes it on.
+#[test]
+fn a_crashed_bots_stderr_is_kept_in_each_stored_game() {
+    check(Misbehaviour::LastWords, &["crash"]);
+    let t = config::parse(FILE, "bad.yaml", ".".as_ref()).unwrap();
+    let scratch = tempfile::tempdir().expect("a scratch directory");
+    let mut store = Store::open(&scratch.path().join("tournament.sqlite")).unwrap();
+    let stop = AtomicBool::new(false);
+    let options = RunOptions {
+        stop: &stop,
+        progress: false,
+        standings_every: None,
+    };
+    runner::run(&t, &mut store, &WithBad(Misbehaviour::LastWords), &options).unwrap();
+    for g in store.games().unwrap() {
+        let seat = g
+            .seats
+            .iter()
+            .find(|s| s.bot.as_deref() == Some("bad"))
+            .unwrap()
+            .seat;
+        let summary = store
+            .log(g.index)
+            .unwrap()
+            .summary
+            .expect("a finished game");
+        let kept = &summary.seats[usize::from(seat)];
+        assert_eq!(kept.stderr.as_deref(), Some(LAST_WORDS), "game {}", g.index);
+        let others = summary.seats.iter().filter(|s| s.seat != kept.seat);
+        assert!(
+            others.into_iter().all(|s| s.stderr.is_none()),
+            "game {}",
+            g.index
+        );
+    }
 }

@@ -378,3 +378,125 @@ bots:
     assert!(stderr.contains(&format!("{file_arg}:4:")), "{stderr}");
     assert!(stderr.contains("comand"), "{stderr}");
 }
+
+/// The first disqualification of each bot for each reason in a run is a
+/// warning, shown without `-v`, with what happened and the end of the bot's
+/// stderr, so an organizer sees at once why an entrant loses every game; the
+/// rest are counted by the report. A UniClue client's stderr is kept too.
+#[test]
+fn a_disqualified_bot_is_named_once_with_the_end_of_its_stderr() {
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("a folder");
+    for (variant, kind, other) in [("classic", "jsonl", "notebook"), ("uniclue", "uniclue", "")] {
+        let file = dir.path().join(format!("{variant}.yaml"));
+        let db = dir.path().join(format!("{variant}.sqlite"));
+        let other = if other.is_empty() {
+            String::new()
+        } else {
+            format!("  - {{name: other, kind: builtin, path: {other}}}\n")
+        };
+        std::fs::write(
+            &file,
+            format!(
+                "variant: {variant}
+players: 3
+schedule: {{kind: random, games: 6}}
+bots:
+  - name: broken
+    kind: {kind}
+    command: \"sh -c 'echo starting >&2; echo cannot open model.bin >&2; exit 3'\"
+  - {{name: sleuth, kind: builtin, path: sleuth}}
+{other}"
+            ),
+        )
+        .expect("the file");
+        let (file, db) = (file.to_str().expect("UTF-8"), db.to_str().expect("UTF-8"));
+        let out = clue(&["tournament", "run", file, "--db", db, "--quiet"]);
+        let (_, stderr) = text(&out);
+        assert!(out.status.success(), "{variant}: {stderr}");
+        let warnings: Vec<&str> = stderr
+            .lines()
+            .filter(|l| l.contains("a bot was disqualified"))
+            .collect();
+        assert_eq!(warnings.len(), 1, "{variant}: {stderr}");
+        for said in [
+            "WARN",
+            "bot=broken",
+            "reason=\"crash\"",
+            // "exited", or "stopped reading its input", as the race goes.
+            "with status 3\"",
+            "stderr=starting | cannot open model.bin",
+        ] {
+            assert!(
+                warnings[0].contains(said),
+                "{variant}: `{said}` in {stderr}"
+            );
+        }
+        let out = clue(&["tournament", "report", "--db", db, "--format", "csv"]);
+        let (report, stderr) = text(&out);
+        assert!(out.status.success(), "{variant}: {stderr}");
+        // The `disqualified` column of broken's total row.
+        let count = report
+            .lines()
+            .find(|l| l.starts_with("total,broken,"))
+            .and_then(|l| l.split(',').nth(9))
+            .and_then(|n| n.parse::<u32>().ok())
+            .unwrap_or_else(|| {
+                panic!("{variant}: no count of broken's disqualifications in {report}")
+            });
+        assert!(
+            count >= 2,
+            "{variant}: the warning stood for {count} games: {report}"
+        );
+    }
+}
+
+/// Paths in a tournament file are relative to its folder: a script named on
+/// a process bot's command line (`python3 bots/bot.py`) is found beside the
+/// file when `clue` runs elsewhere, and the bot plays its games.
+#[test]
+fn a_script_beside_the_tournament_file_plays_when_clue_runs_elsewhere() {
+    let contest = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("a folder");
+    let elsewhere = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("a folder");
+    let bots = contest.path().join("bots");
+    std::fs::create_dir(&bots).expect("the bots' folder");
+    let example = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../plugins/python-example/bot.py"
+    );
+    std::fs::copy(example, bots.join("bot.py")).expect("the example bot");
+    for folder in [contest.path(), &bots, &bots.join("bot.py")] {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(folder, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    std::fs::write(
+        contest.path().join("t.yaml"),
+        "variant: classic
+players: 3
+schedule: {kind: all-seatings}
+bots:
+  - {name: py, kind: jsonl, command: python3 bots/bot.py}
+  - {name: sleuth, kind: builtin, path: sleuth}
+  - {name: notebook, kind: builtin, path: notebook}
+",
+    )
+    .expect("the file");
+    let file = contest.path().join("t.yaml");
+    let db = contest.path().join("t.sqlite");
+    let out = Command::new(env!("CARGO_BIN_EXE_clue"))
+        .args(["tournament", "run", "--quiet", "--db"])
+        .args([&db, &file])
+        .current_dir(elsewhere.path())
+        .output()
+        .expect("clue runs");
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stderr.contains("disqualified"), "{stderr}");
+    // The `DQ` column of py's line of the standings.
+    let py = stdout
+        .lines()
+        .find(|l| l.starts_with("py "))
+        .unwrap_or_else(|| panic!("no line for py in {stdout}"));
+    let columns: Vec<&str> = py.split_whitespace().collect();
+    assert_eq!(columns[1], "6", "six games: {stdout}");
+    assert_eq!(columns[8], "0", "never disqualified: {stdout}");
+}

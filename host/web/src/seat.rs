@@ -223,6 +223,10 @@ impl SeatController for Paced {
     fn fuel_used(&self) -> Option<u64> {
         self.inner.fuel_used()
     }
+
+    fn stderr(&self) -> Option<String> {
+        self.inner.stderr()
+    }
 }
 
 #[cfg(test)]

@@ -21,6 +21,12 @@ pub trait ClientLink {
     fn send(&mut self, line: &str) -> Result<(), Fault>;
     /// The client's next line, within `timeout` where the link can time out.
     fn recv(&mut self, timeout: Duration, waiting_for: &str) -> Result<String, Fault>;
+    /// What the client wrote to stderr, for the game record (`abandoned`:
+    /// it was given up on a fault, so its last words may still be coming);
+    /// `None` where the link has no such channel.
+    fn stderr(&self, _abandoned: bool) -> Option<String> {
+        None
+    }
 }
 
 impl ClientLink for BotProcess {
@@ -30,6 +36,10 @@ impl ClientLink for BotProcess {
 
     fn recv(&mut self, timeout: Duration, waiting_for: &str) -> Result<String, Fault> {
         BotProcess::recv(self, timeout, waiting_for)
+    }
+
+    fn stderr(&self, abandoned: bool) -> Option<String> {
+        Some(self.stderr_text(abandoned))
     }
 }
 
@@ -318,6 +328,10 @@ impl<L: ClientLink> SeatController for UniclueClient<L> {
             self.failed = Some(fault.clone());
         }
         result
+    }
+
+    fn stderr(&self) -> Option<String> {
+        self.link.stderr(self.failed.is_some())
     }
 }
 
