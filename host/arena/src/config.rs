@@ -715,6 +715,32 @@ fn paths_beside_file(command: &str, base_dir: &Path) -> String {
     }
 }
 
+/// The extensions of the files a command line names to be run or loaded:
+/// scripts and archives an interpreter is given.
+const SCRIPT_EXTENSIONS: &[&str] = &[
+    "py", "pyc", "pyz", "js", "mjs", "cjs", "rb", "pl", "php", "lua", "jar", "sh",
+];
+
+/// The first word after the program of a process bot's command line that
+/// names a script or archive (`bot.py`, `x.jar`) found neither where `clue`
+/// runs nor beside the tournament file: the bot would fail every game (it
+/// starts in its scratch folder, where the word is looked for last). Flags,
+/// Speed Clue placeholders and `sh -c` strings are not looked at.
+fn missing_script(command: &str, base_dir: &Path) -> Option<String> {
+    let words = shell_words::split(command).ok()?;
+    words.into_iter().skip(1).find(|word| {
+        let path = Path::new(word.as_str());
+        !word.starts_with('-')
+            && !word.contains(['=', '{', '}', '%', ' '])
+            && path
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| SCRIPT_EXTENSIONS.contains(&e))
+            && !path.exists()
+            && !base_dir.join(path).exists()
+    })
+}
+
 /// Checks that each native or wasm bot's file exists, and that a process
 /// bot's program (when written as a path) does. Bots with a `build:` command
 /// are checked only when `built` (after the builds ran).
@@ -765,6 +791,22 @@ pub fn check_files(t: &Tournament, built: bool) -> Result<(), FileError> {
                 file: t.file.clone(),
                 pos: bot.target_pos,
                 message: format!("bot `{}`: {refused}", bot.name),
+            });
+        }
+        if bot.spec.kind.is_process()
+            && let Some(word) = missing_script(&bot.spec.target, &t.base_dir)
+        {
+            return Err(FileError {
+                file: t.file.clone(),
+                pos: bot.target_pos,
+                message: format!(
+                    "bot `{}`: `{word}` on its command line names no file, neither where `clue` \
+                     runs nor beside the file ({})",
+                    bot.name,
+                    std::path::absolute(&t.base_dir)
+                        .unwrap_or_else(|_| t.base_dir.clone())
+                        .display()
+                ),
             });
         }
         // A command the sandbox cannot run (a 32-bit entrant, a link out of
@@ -855,6 +897,30 @@ pub fn hash(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_script_found_nowhere_is_named() {
+        let base = Path::new("/nonexistent-contest");
+        assert_eq!(
+            missing_script("python3 -u bots/nothere.py --depth 3", base),
+            Some("bots/nothere.py".into())
+        );
+        assert_eq!(
+            missing_script("java -Xmx1g -jar gone.jar {ID} %%", base),
+            Some("gone.jar".into())
+        );
+        // Found where `clue` runs (the crate's folder, for tests), not a
+        // script, a flag, an `sh -c` string, the program itself: no word.
+        for fine in [
+            "python3 ../../plugins/python-example/bot.py",
+            "./client game.log out.json",
+            "x --script=bots/x.py",
+            "sh -c 'python3 nothere.py'",
+            "bots/x.py",
+        ] {
+            assert_eq!(missing_script(fine, base), None, "{fine}");
+        }
+    }
 
     #[test]
     fn relative_paths_missing_where_clue_runs_are_taken_beside_the_file() {

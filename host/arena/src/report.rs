@@ -40,7 +40,58 @@ pub fn standings_table(s: &SettingReport) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "standings after {} games:", s.games);
     out.push_str(&grid(&standings_rows(s), false));
+    if !s.disqualifications.is_empty() {
+        let _ = writeln!(out, "disqualifications:");
+        out.push_str(&disqualifications_table(&s.disqualifications, false));
+    }
     out
+}
+
+/// How much of the first disqualification's detail a table shows (the
+/// store keeps it whole).
+const DETAIL_CHARS: usize = 240;
+
+/// Each bot's disqualifications by reason, with the first game where it
+/// happened and what happened there (the line it sent, how it ended, the
+/// end of its stderr), so that an entrant that loses every game is seen
+/// with why.
+fn disqualifications_table(dq: &[crate::stats::DqCount], md: bool) -> String {
+    let mut rows = vec![vec![
+        "bot".into(),
+        "reason".into(),
+        "count".into(),
+        "first".into(),
+    ]];
+    for d in dq {
+        let mut detail: String = d.first_detail.chars().take(DETAIL_CHARS).collect();
+        if d.first_detail.chars().count() > DETAIL_CHARS {
+            detail.push_str("...");
+        }
+        if md {
+            detail = detail.replace('|', "\\|");
+        }
+        let first = if detail.is_empty() {
+            format!("game {}", d.first_game)
+        } else {
+            format!("game {}: {detail}", d.first_game)
+        };
+        rows.push(vec![
+            d.bot.clone(),
+            d.reason.clone(),
+            d.count.to_string(),
+            first,
+        ]);
+    }
+    if md {
+        return grid(&rows, md);
+    }
+    // The last column, long and ragged, is written after the aligned ones.
+    let firsts: Vec<String> = rows.iter_mut().filter_map(Vec::pop).collect();
+    grid(&rows, md)
+        .lines()
+        .zip(firsts)
+        .map(|(line, first)| format!("{line}  {first}\n"))
+        .collect()
 }
 
 fn section(out: &mut String, s: &SettingReport, md: bool) {
@@ -80,11 +131,7 @@ fn section(out: &mut String, s: &SettingReport, md: bool) {
     if s.disqualifications.is_empty() {
         let _ = writeln!(out, "none");
     } else {
-        let mut rows = vec![vec!["bot".into(), "reason".into(), "count".into()]];
-        for d in &s.disqualifications {
-            rows.push(vec![d.bot.clone(), d.reason.clone(), d.count.to_string()]);
-        }
-        out.push_str(&grid(&rows, md));
+        out.push_str(&disqualifications_table(&s.disqualifications, md));
     }
 
     title(

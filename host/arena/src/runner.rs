@@ -352,8 +352,6 @@ struct Playing<'a> {
     held: &'a Mutex<std::collections::BTreeMap<u64, i64>>,
     failure: Option<RunError>,
     summary: RunSummary,
-    /// The bots and reasons already shown as a warning in this run.
-    warned: std::collections::BTreeSet<(String, &'static str)>,
 }
 
 impl Playing<'_> {
@@ -384,7 +382,6 @@ impl Playing<'_> {
                     "stored"
                 );
                 self.summary.played += 1;
-                self.warn_disqualified(&game);
             }
             Ok(false) => tracing::info!(
                 game = game.index,
@@ -394,55 +391,6 @@ impl Playing<'_> {
             Err(e) => self.fail(e.into()),
         }
     }
-}
-
-impl Playing<'_> {
-    /// A warning, shown without `-v`, the first time in this run a bot is
-    /// disqualified for a reason: what happened and the end of what it
-    /// wrote to stderr, so that an organizer sees at once why an entrant
-    /// loses every game (a script not found, a missing library) rather
-    /// than a count in the report. Later ones are counted there only.
-    fn warn_disqualified(&mut self, game: &FinishedGame) {
-        for seat in &game.record.seats {
-            let clue_engine::Outcome::Disqualified(reason) = seat.outcome else {
-                continue;
-            };
-            let Some(bot) = game.seats.get(seat.seat.index()).map(|&b| &self.t.bots[b]) else {
-                continue;
-            };
-            if !self.warned.insert((bot.name.clone(), reason.label())) {
-                continue;
-            }
-            let stderr = seat.stderr.as_deref().map(stderr_tail).unwrap_or_default();
-            tracing::warn!(
-                game = game.index,
-                bot = %bot.name,
-                reason = reason.label(),
-                detail = seat.detail.as_deref().unwrap_or_default(),
-                stderr = %stderr,
-                "a bot was disqualified (shown once for each bot and reason in a run; \
-                 `clue tournament report` counts them all)"
-            );
-        }
-    }
-}
-
-/// The last few lines a bot wrote to stderr, on one line for a warning.
-fn stderr_tail(stderr: &str) -> String {
-    const LINES: usize = 3;
-    const CHARS: usize = 300;
-    let lines: Vec<&str> = stderr
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect();
-    let tail = lines[lines.len().saturating_sub(LINES)..].join(" | ");
-    let count = tail.chars().count();
-    if count <= CHARS {
-        return tail;
-    }
-    let kept: String = tail.chars().skip(count - CHARS).collect();
-    format!("...{kept}")
 }
 
 fn play_claims(
@@ -465,7 +413,6 @@ fn play_claims(
         in_flight: std::collections::BTreeMap::new(),
         held: &held,
         failure: None,
-        warned: std::collections::BTreeSet::new(),
         summary: RunSummary {
             scheduled: start.scheduled as usize,
             already: start.done as usize,

@@ -102,6 +102,11 @@ pub struct DqCount {
     pub bot: String,
     pub reason: String,
     pub count: u32,
+    /// The first game (by index) where it happened, and what happened
+    /// there: the stored detail (the line it sent, how it ended, the end of
+    /// its stderr).
+    pub first_game: u64,
+    pub first_detail: String,
 }
 
 /// `ahead[a][b]`: games where bot `a` finished ranked better than bot `b`;
@@ -222,7 +227,8 @@ fn setting_report(label: &str, bots: &[String], games: &[&GameRow]) -> SettingRe
     let mut ratings = vec![WengLinRating::new(); bots.len()];
     let config = WengLinConfig::new();
     let mut seats: BTreeMap<u8, (u32, u32)> = BTreeMap::new();
-    let mut dq: BTreeMap<(usize, String), u32> = BTreeMap::new();
+    // (count, first game, its detail) by bot and reason.
+    let mut dq: BTreeMap<(usize, String), (u32, u64, String)> = BTreeMap::new();
     let n = bots.len();
     let mut ahead = vec![vec![0u32; n]; n];
     let mut shared = vec![vec![0u32; n]; n];
@@ -260,7 +266,12 @@ fn setting_report(label: &str, bots: &[String], games: &[&GameRow]) -> SettingRe
             seat.1 += u32::from(won);
             if let Some(reason) = &s.dq_reason {
                 t.disqualified += 1;
-                *dq.entry((b, reason.clone())).or_default() += 1;
+                let first = || (0, game.index, s.detail.clone().unwrap_or_default());
+                let entry = dq.entry((b, reason.clone())).or_insert_with(first);
+                entry.0 += 1;
+                if game.index < entry.1 {
+                    (entry.1, entry.2) = (game.index, s.detail.clone().unwrap_or_default());
+                }
             }
         }
         for &(a, sa) in &played {
@@ -336,10 +347,12 @@ fn setting_report(label: &str, bots: &[String], games: &[&GameRow]) -> SettingRe
             .collect(),
         disqualifications: dq
             .into_iter()
-            .map(|((b, reason), count)| DqCount {
+            .map(|((b, reason), (count, first_game, first_detail))| DqCount {
                 bot: bots[b].clone(),
                 reason,
                 count,
+                first_game,
+                first_detail,
             })
             .collect(),
         head_to_head: HeadToHead {

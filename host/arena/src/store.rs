@@ -444,7 +444,7 @@ impl Store {
                     spec: bot.map(|b| b.spec.to_string()),
                     outcome,
                     dq_reason,
-                    detail: s.detail.clone(),
+                    detail: stored_detail(s),
                     rank: i64::from(s.rank),
                     turns: i64::from(s.turns),
                     calls: i64::from(s.calls),
@@ -590,4 +590,92 @@ fn compress(log: &GameLog) -> Vec<u8> {
     let _ = log.write_to(&mut enc);
     let _ = enc.flush();
     enc.finish().unwrap_or_default()
+}
+
+/// A seat's `detail` as the store keeps it for the report: what the bot did
+/// wrong and, for a disqualified bot that wrote to stderr, the end of it
+/// (often why: "can't open file 'bot.py'"), which the game's log keeps
+/// whole.
+fn stored_detail(seat: &clue_engine::SeatRecord) -> Option<String> {
+    let tail = match (&seat.outcome, seat.stderr.as_deref()) {
+        (clue_engine::Outcome::Disqualified(_), Some(stderr)) => stderr_tail(stderr),
+        _ => String::new(),
+    };
+    match (&seat.detail, tail.is_empty()) {
+        (detail, true) => detail.clone(),
+        (Some(detail), false) => Some(format!("{detail}; its stderr ends: {tail}")),
+        (None, false) => Some(format!("its stderr ends: {tail}")),
+    }
+}
+
+/// The last few lines a bot wrote to stderr, on one line.
+fn stderr_tail(stderr: &str) -> String {
+    const LINES: usize = 3;
+    const CHARS: usize = 300;
+    let lines: Vec<&str> = stderr
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let tail = lines[lines.len().saturating_sub(LINES)..].join(" | ");
+    let count = tail.chars().count();
+    if count <= CHARS {
+        return tail;
+    }
+    let kept: String = tail.chars().skip(count - CHARS).collect();
+    format!("...{kept}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clue_engine::{Outcome, SeatRecord};
+    use clue_plugin_api::{DqReason, Seat};
+
+    fn seat(outcome: Outcome, detail: Option<&str>, stderr: Option<&str>) -> SeatRecord {
+        SeatRecord {
+            seat: Seat(0),
+            outcome,
+            rank: 1,
+            detail: detail.map(String::from),
+            turns: 0,
+            calls: 1,
+            suggestions: 0,
+            stderr: stderr.map(String::from),
+        }
+    }
+
+    #[test]
+    fn a_disqualified_seats_stored_detail_ends_with_its_stderr() {
+        let crash = Outcome::Disqualified(DqReason::Crash);
+        let said =
+            "starting\n\nTraceback (most recent call last):\n  File \"bot.py\"\nKeyError: 'x'\n";
+        assert_eq!(
+            stored_detail(&seat(crash, Some("exited with status 1"), Some(said))).as_deref(),
+            Some(
+                "exited with status 1; its stderr ends: Traceback (most recent call last): | \
+                 File \"bot.py\" | KeyError: 'x'"
+            )
+        );
+        assert_eq!(
+            stored_detail(&seat(crash, None, Some("gone\n"))).as_deref(),
+            Some("its stderr ends: gone")
+        );
+        // Nothing written, or not disqualified: the detail as it was.
+        for (outcome, stderr) in [
+            (crash, Some(" \n")),
+            (crash, None),
+            (Outcome::Lost, Some("chatter")),
+        ] {
+            assert_eq!(
+                stored_detail(&seat(outcome, Some("d"), stderr)).as_deref(),
+                Some("d")
+            );
+        }
+        // A long tail keeps its end, where the reason usually is.
+        let long = format!("{}END", "x".repeat(1000));
+        let tail = stderr_tail(&long);
+        assert!(tail.starts_with("...") && tail.ends_with("xEND"), "{tail}");
+        assert_eq!(tail.chars().count(), 303);
+    }
 }

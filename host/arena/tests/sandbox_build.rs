@@ -468,7 +468,7 @@ fn a_build_folder_holding_another_bots_files_is_refused() {
         ),
     );
     // Each in its own folder: accepted.
-    let text = "variant: uniclue\nplayers: 3\nschedule: {kind: random, games: 1}\nbots:\n  - {name: bob, kind: uniclue, command: entrants/alice/bob/client, build: {command: make, dir: entrants/alice/bob}}\n  - {name: c, kind: uniclue, command: python3 x.py}\n";
+    let text = "variant: uniclue\nplayers: 3\nschedule: {kind: random, games: 1}\nbots:\n  - {name: bob, kind: uniclue, command: entrants/alice/bob/client, build: {command: make, dir: entrants/alice/bob}}\n  - {name: c, kind: uniclue, command: /usr/bin/true}\n";
     config::parse(text, "t.yaml", folder.path()).unwrap_or_else(|e| panic!("{e}"));
 }
 

@@ -201,6 +201,7 @@ fn a_worker_with_a_different_bot_file_or_tournament_file_is_refused_before_it_cl
         assert!(err.contains("bot.py is not found here"), "{name}: {err}");
 
         // Or another tournament file.
+        std::fs::write(scratch.path().join("bot.py"), "# the coordinator's bot\n").unwrap();
         let other = config::parse(
             &t.source.replace("games: 4", "games: 5"),
             "other.yaml",

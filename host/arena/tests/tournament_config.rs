@@ -177,8 +177,8 @@ players: 3
 schedule: {kind: all-seatings}
 sandbox: off
 bots:
-  - {name: a, kind: jsonl, command: python3 a.py}
-  - {name: b, kind: jsonl, command: python3 b.py, sandbox: on}
+  - {name: a, kind: jsonl, command: sh -c exit}
+  - {name: b, kind: jsonl, command: sh -c exit, sandbox: on}
   - {name: c, kind: builtin, path: notebook}
 ";
     let t = config::parse(text, "t.yaml", Path::new("/nonexistent-dir")).expect("parses");
@@ -253,6 +253,7 @@ fn a_link_out_of_an_entrants_folder_is_refused_at_its_line() {
     let elsewhere = tempfile::tempdir().expect("a folder of the host's");
     let data = entrant.path().join("data");
     std::os::unix::fs::symlink(elsewhere.path(), &data).expect("the entrant's link");
+    std::fs::write(entrant.path().join("bot.py"), "").expect("the entrant's script");
     let text = format!(
         "variant: speedclue\nplayers: 3\nschedule: {{kind: all-seatings}}\nbots:\n  - {{name: a, kind: builtin, path: notebook}}\n  - {{name: b, kind: builtin, path: clueless}}\n  - {{name: x, kind: jsonl, command: \"python3 bot.py {}\"}}\n",
         data.display()
@@ -336,4 +337,17 @@ fn a_bot_file_linked_to_another_entrants_is_refused_at_its_line() {
     ] {
         config::parse(&text(fine), "t.yaml", &root).unwrap_or_else(|e| panic!("{fine}: {e}"));
     }
+}
+
+/// A script or archive named on a process bot's command line that is
+/// neither where `clue` runs nor beside the file would fail every game: it
+/// is named at the bot's line instead.
+#[test]
+fn a_script_found_nowhere_is_named_at_its_line() {
+    check(
+        "variant: speedclue\nplayers: 3\nschedule: {kind: all-seatings}\nbots:\n  - {name: a, kind: builtin, path: notebook}\n  - {name: b, kind: builtin, path: clueless}\n  - {name: py, kind: jsonl, command: python3 -u bots/nothere.py}\n",
+        7,
+        38,
+        "bot `py`: `bots/nothere.py` on its command line names no file, neither where `clue` runs nor beside the file (/nonexistent-dir)",
+    );
 }

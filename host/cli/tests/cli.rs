@@ -379,12 +379,13 @@ bots:
     assert!(stderr.contains("comand"), "{stderr}");
 }
 
-/// The first disqualification of each bot for each reason in a run is a
-/// warning, shown without `-v`, with what happened and the end of the bot's
-/// stderr, so an organizer sees at once why an entrant loses every game; the
-/// rest are counted by the report. A UniClue client's stderr is kept too.
+/// A bot disqualified in a run is shown under the standings, by reason, with
+/// the first game where it happened and what happened there, the end of
+/// its stderr included, so an organizer sees at once why an entrant loses
+/// every game; stderr stays quiet at the default log level. A UniClue
+/// client's stderr is kept too.
 #[test]
-fn a_disqualified_bot_is_named_once_with_the_end_of_its_stderr() {
+fn a_disqualified_bot_is_shown_with_its_first_game_and_the_end_of_its_stderr() {
     let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("a folder");
     for (variant, kind, other) in [("classic", "jsonl", "notebook"), ("uniclue", "uniclue", "")] {
         let file = dir.path().join(format!("{variant}.yaml"));
@@ -411,42 +412,27 @@ bots:
         .expect("the file");
         let (file, db) = (file.to_str().expect("UTF-8"), db.to_str().expect("UTF-8"));
         let out = clue(&["tournament", "run", file, "--db", db, "--quiet"]);
-        let (_, stderr) = text(&out);
+        let (run, stderr) = text(&out);
         assert!(out.status.success(), "{variant}: {stderr}");
-        let warnings: Vec<&str> = stderr
-            .lines()
-            .filter(|l| l.contains("a bot was disqualified"))
-            .collect();
-        assert_eq!(warnings.len(), 1, "{variant}: {stderr}");
-        for said in [
-            "WARN",
-            "bot=broken",
-            "reason=\"crash\"",
+        assert_eq!(stderr, "", "{variant}: nothing on stderr by default");
+        let report = clue(&["tournament", "report", "--db", db]);
+        let (report, stderr) = text(&report);
+        assert!(stderr.is_empty(), "{variant}: {stderr}");
+        for shown in [&run, &report] {
+            let line = shown
+                .lines()
+                .find(|l| l.starts_with("broken ") && l.contains(" crash "))
+                .unwrap_or_else(|| panic!("{variant}: no disqualification line in {shown}"));
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let count: u32 = words[2].parse().expect("a count");
+            assert!(count >= 2, "{variant}: {line}");
+            assert_eq!(words[3], "game", "{variant}: {line}");
             // "exited", or "stopped reading its input", as the race goes.
-            "with status 3\"",
-            "stderr=starting | cannot open model.bin",
-        ] {
             assert!(
-                warnings[0].contains(said),
-                "{variant}: `{said}` in {stderr}"
+                line.contains("with status 3; its stderr ends: starting | cannot open model.bin"),
+                "{variant}: {line}"
             );
         }
-        let out = clue(&["tournament", "report", "--db", db, "--format", "csv"]);
-        let (report, stderr) = text(&out);
-        assert!(out.status.success(), "{variant}: {stderr}");
-        // The `disqualified` column of broken's total row.
-        let count = report
-            .lines()
-            .find(|l| l.starts_with("total,broken,"))
-            .and_then(|l| l.split(',').nth(9))
-            .and_then(|n| n.parse::<u32>().ok())
-            .unwrap_or_else(|| {
-                panic!("{variant}: no count of broken's disqualifications in {report}")
-            });
-        assert!(
-            count >= 2,
-            "{variant}: the warning stood for {count} games: {report}"
-        );
     }
 }
 
