@@ -82,7 +82,9 @@ bots:
   - {name: bad, kind: builtin, path: clueless}
 ";
 
-fn check(misbehaviour: Misbehaviour, reasons: &[&str]) {
+/// Plays the tournament with `bad` misbehaving; its store, in a scratch
+/// folder that lives as long as the guard.
+fn play(misbehaviour: Misbehaviour) -> (tempfile::TempDir, Store) {
     let t = config::parse(FILE, "bad.yaml", ".".as_ref()).unwrap();
     let scratch = tempfile::tempdir().expect("a scratch directory");
     let db = scratch.path().join("tournament.sqlite");
@@ -95,6 +97,11 @@ fn check(misbehaviour: Misbehaviour, reasons: &[&str]) {
     };
     let summary = runner::run(&t, &mut store, &WithBad(misbehaviour), &options).unwrap();
     assert_eq!((summary.played, summary.stopped), (12, false));
+    (scratch, store)
+}
+
+fn check(misbehaviour: Misbehaviour, reasons: &[&str]) {
+    let (_scratch, store) = play(misbehaviour);
     let games = store.games().unwrap();
     assert_eq!(games.len(), 12);
     for g in &games {
@@ -154,16 +161,7 @@ fn a_bot_that_does_not_start_still_gets_its_games_played() {
 #[test]
 fn a_crashed_bots_stderr_is_kept_in_each_stored_game() {
     check(Misbehaviour::LastWords, &["crash"]);
-    let t = config::parse(FILE, "bad.yaml", ".".as_ref()).unwrap();
-    let scratch = tempfile::tempdir().expect("a scratch directory");
-    let mut store = Store::open(&scratch.path().join("tournament.sqlite")).unwrap();
-    let stop = AtomicBool::new(false);
-    let options = RunOptions {
-        stop: &stop,
-        progress: false,
-        standings_every: None,
-    };
-    runner::run(&t, &mut store, &WithBad(Misbehaviour::LastWords), &options).unwrap();
+    let (_scratch, store) = play(Misbehaviour::LastWords);
     for g in store.games().unwrap() {
         let seat = g
             .seats
