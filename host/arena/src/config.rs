@@ -715,6 +715,45 @@ fn paths_beside_file(command: &str, base_dir: &Path) -> String {
     }
 }
 
+/// What is wrong with the file a bot plays from, if anything: a native or
+/// wasm bot's file missing or a folder; a process bot's program, written as
+/// a path, missing (where `clue` runs and beside the file), a folder, or
+/// not executable.
+fn file_problem(bot: &BotEntry, base_dir: &Path) -> Option<String> {
+    use std::os::unix::fs::PermissionsExt;
+    if bot.spec.kind == BotKind::Builtin {
+        return None;
+    }
+    if bot.spec.kind.is_file() {
+        let path = Path::new(&bot.spec.target);
+        return match std::fs::metadata(path) {
+            Err(_) => Some(format!("file not found: {}", path.display())),
+            Ok(meta) if meta.is_dir() => {
+                Some(format!("{} is a folder, not a file", path.display()))
+            }
+            Ok(_) => None,
+        };
+    }
+    let words = shell_words::split(&bot.spec.target).ok()?;
+    let program = words.first().filter(|p| p.contains('/'))?;
+    let path = [Path::new(program).to_path_buf(), base_dir.join(program)]
+        .into_iter()
+        .find(|p| p.exists());
+    let Some(meta) = path.and_then(|p| std::fs::metadata(p).ok()) else {
+        return Some(format!("file not found: {program}"));
+    };
+    if meta.is_dir() {
+        Some(format!("{program} is a folder, not a program"))
+    } else if meta.permissions().mode() & 0o111 == 0 {
+        Some(format!(
+            "{program} is not executable: `chmod +x {program}`, or name the program that \
+             runs it first (`python3 {program}`)"
+        ))
+    } else {
+        None
+    }
+}
+
 /// The extensions of the files a command line names to be run or loaded:
 /// scripts and archives an interpreter is given.
 const SCRIPT_EXTENSIONS: &[&str] = &[
@@ -749,24 +788,11 @@ pub fn check_files(t: &Tournament, built: bool) -> Result<(), FileError> {
         if bot.build.is_some() && !built {
             continue;
         }
-        let missing = match bot.spec.kind {
-            BotKind::Builtin => None,
-            kind if kind.is_file() => {
-                let path = PathBuf::from(&bot.spec.target);
-                (!path.is_file()).then(|| path.display().to_string())
-            }
-            _ => {
-                let program = bot.spec.target.split_whitespace().next().unwrap_or("");
-                let path = t.base_dir.join(program);
-                (program.contains('/') && !path.exists() && !Path::new(program).exists())
-                    .then(|| program.to_string())
-            }
-        };
-        if let Some(path) = missing {
+        if let Some(problem) = file_problem(bot, &t.base_dir) {
             return Err(FileError {
                 file: t.file.clone(),
                 pos: bot.target_pos,
-                message: format!("bot `{}`: file not found: {path}", bot.name),
+                message: format!("bot `{}`: {problem}", bot.name),
             });
         }
         if let Some(message) = build::linked_out(bot) {

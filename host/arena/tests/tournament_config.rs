@@ -226,6 +226,14 @@ fn a_32_bit_program_is_refused_at_its_line() {
     header.extend([0; 8]);
     header.extend([2, 0, 3, 0]); // an executable for EM_386
     std::fs::write(dir.path().join("entrant"), &header).expect("the program is written");
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(
+            dir.path().join("entrant"),
+            std::fs::Permissions::from_mode(0o755),
+        )
+        .expect("chmod");
+    }
     let text = "variant: speedclue\nplayers: 3\nschedule: {kind: all-seatings}\nbots:\n  - {name: a, kind: builtin, path: notebook}\n  - {name: b, kind: builtin, path: clueless}\n  - {name: old, kind: jsonl, command: ./entrant --fast}\n";
     let err = config::parse(text, "t.yaml", dir.path()).expect_err("the file is refused");
     assert_eq!((err.pos.line, err.pos.column), (7, 39), "{err}");
@@ -350,4 +358,59 @@ fn a_script_found_nowhere_is_named_at_its_line() {
         38,
         "bot `py`: `bots/nothere.py` on its command line names no file, neither where `clue` runs nor beside the file (/nonexistent-dir)",
     );
+}
+
+/// A bot's file that is a folder, and a program that is a folder or cannot
+/// be executed, are named at the bot's line rather than failing every game.
+#[test]
+fn a_folder_or_a_program_that_cannot_run_is_named_at_its_line() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("the tournament's folder");
+    std::fs::create_dir(dir.path().join("d")).expect("a folder");
+    std::fs::write(dir.path().join("client"), "#!/bin/sh\n").expect("a program");
+    std::fs::set_permissions(
+        dir.path().join("client"),
+        std::fs::Permissions::from_mode(0o644),
+    )
+    .expect("chmod");
+    let refused = |bot: &str| {
+        let text = format!(
+            "variant: uniclue\nplayers: 3\nschedule: {{kind: random, games: 1}}\nbots:\n{bot}"
+        );
+        config::parse(&text, "t.yaml", dir.path()).expect_err("refused")
+    };
+    let err = refused("  - {name: w, kind: wasm, path: d}\n");
+    assert_eq!((err.pos.line, err.pos.column), (5, 33), "{err}");
+    assert_eq!(
+        err.message,
+        format!(
+            "bot `w`: {} is a folder, not a file",
+            dir.path().join("d").display()
+        )
+    );
+    // The program is taken beside the file, and named so.
+    let err = refused("  - {name: u, kind: uniclue, command: ./d --fast}\n");
+    let d = dir.path().join("./d");
+    assert_eq!(
+        err.message,
+        format!("bot `u`: {} is a folder, not a program", d.display()),
+        "{err}"
+    );
+    let err = refused("  - {name: u, kind: uniclue, command: ./client}\n");
+    let client = dir.path().join("./client").display().to_string();
+    assert_eq!(
+        err.message,
+        format!(
+            "bot `u`: {client} is not executable: `chmod +x {client}`, or name the program \
+             that runs it first (`python3 {client}`)"
+        ),
+        "{err}"
+    );
+    std::fs::set_permissions(
+        dir.path().join("client"),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .expect("chmod");
+    let text = "variant: uniclue\nplayers: 3\nschedule: {kind: random, games: 1}\nbots:\n  - {name: u, kind: uniclue, command: ./client}\n";
+    config::parse(text, "t.yaml", dir.path()).unwrap_or_else(|e| panic!("{e}"));
 }
