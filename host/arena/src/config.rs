@@ -614,7 +614,7 @@ fn validate_bot(
             text.to_string()
         }
         kind if kind.is_file() => base_dir.join(text).display().to_string(),
-        _ => paths_beside_file(text, base_dir),
+        _ => paths_beside_file(text, base_dir, bot.build.is_some()),
     };
     let bot_sandbox = bot.sandbox.unwrap_or(sandbox);
     let build = bot
@@ -680,9 +680,12 @@ fn validate_bot(
 /// `clue` runs, a bare program name looked up in `PATH`, an absolute path,
 /// a flag (`-x`, `--x=path`) and a Speed Clue placeholder (`{ID}`, `%%`)
 /// are left as they are, and so is a line that does not split into words.
-/// When nothing is taken beside the file the line is returned unchanged;
-/// otherwise its words are quoted again for the shell.
-fn paths_beside_file(command: &str, base_dir: &Path) -> String {
+/// For a bot with a `build:` (`built`), a word that looks like a path (it
+/// has a `/`, or a script's extension) is taken beside the file even when
+/// it is not there yet: the build may make it (`java -cp
+/// entrants/a/out Main`). When nothing is taken beside the file the line is
+/// returned unchanged; otherwise its words are quoted again for the shell.
+fn paths_beside_file(command: &str, base_dir: &Path, built: bool) -> String {
     let Ok(mut words) = shell_words::split(command) else {
         return command.to_string();
     };
@@ -701,7 +704,7 @@ fn paths_beside_file(command: &str, base_dir: &Path) -> String {
         let take = if i == 0 {
             word.contains('/')
         } else {
-            beside.exists()
+            beside.exists() || (built && (word.contains('/') || is_script(path)))
         };
         if take {
             *word = beside.display().to_string();
@@ -771,13 +774,18 @@ fn missing_script(command: &str, base_dir: &Path) -> Option<String> {
         let path = Path::new(word.as_str());
         !word.starts_with('-')
             && !word.contains(['=', '{', '}', '%', ' '])
-            && path
-                .extension()
-                .and_then(|e| e.to_str())
-                .is_some_and(|e| SCRIPT_EXTENSIONS.contains(&e))
+            && is_script(path)
             && !path.exists()
             && !base_dir.join(path).exists()
     })
+}
+
+/// Whether `path` has the extension of a script or archive
+/// ([`SCRIPT_EXTENSIONS`]).
+fn is_script(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| SCRIPT_EXTENSIONS.contains(&e))
 }
 
 /// Checks that each native or wasm bot's file exists, and that a process
@@ -952,15 +960,15 @@ mod tests {
     fn relative_paths_missing_where_clue_runs_are_taken_beside_the_file() {
         let base = Path::new("/contest/2026");
         assert_eq!(
-            paths_beside_file("entrants/c/client --fast", base),
+            paths_beside_file("entrants/c/client --fast", base, false),
             "/contest/2026/entrants/c/client --fast"
         );
         assert_eq!(
-            paths_beside_file("bots/x {ID} %%", Path::new("/my contest")),
+            paths_beside_file("bots/x {ID} %%", Path::new("/my contest"), false),
             "'/my contest/bots/x' {ID} '%%'"
         );
         assert_eq!(
-            paths_beside_file("'a b/c' d", base),
+            paths_beside_file("'a b/c' d", base, false),
             "'/contest/2026/a b/c' d"
         );
         // Another word is taken beside the file only where it names
@@ -971,15 +979,22 @@ mod tests {
         std::fs::create_dir(elsewhere.path().join("bots")).expect("a folder");
         std::fs::write(elsewhere.path().join("bots/x.py"), "").expect("a file");
         assert_eq!(
-            paths_beside_file("python3 bots/x.py bots/missing.py", elsewhere.path()),
+            paths_beside_file("python3 bots/x.py bots/missing.py", elsewhere.path(), false),
             format!(
                 "python3 {}/bots/x.py bots/missing.py",
                 elsewhere.path().display()
             )
         );
         assert_eq!(
-            paths_beside_file("java -cp bots Main", elsewhere.path()),
+            paths_beside_file("java -cp bots Main", elsewhere.path(), false),
             format!("java -cp {}/bots Main", elsewhere.path().display())
+        );
+        // A bot with a build: what looks like a path is taken beside the
+        // file though it is not there yet (the build makes it); other words
+        // are not.
+        assert_eq!(
+            paths_beside_file("java -cp out/classes Main bot.py fast", base, true),
+            "java -cp /contest/2026/out/classes Main /contest/2026/bot.py fast"
         );
         // Found where `clue` runs (the crate's folder, for tests), a name
         // looked up in `PATH`, an absolute path, flags, an `sh -c` string,
@@ -993,7 +1008,7 @@ mod tests {
             "sh -c 'python3 bots/x.py'",
             "x 'unclosed",
         ] {
-            assert_eq!(paths_beside_file(kept, elsewhere.path()), kept);
+            assert_eq!(paths_beside_file(kept, elsewhere.path(), false), kept);
         }
     }
 }

@@ -438,7 +438,8 @@ bots:
 
 /// Paths in a tournament file are relative to its folder: a script named on
 /// a process bot's command line (`python3 bots/bot.py`) is found beside the
-/// file when `clue` runs elsewhere, and the bot plays its games.
+/// file when `clue` runs elsewhere, and the bot plays its games; so is one
+/// its build makes.
 #[test]
 fn a_script_beside_the_tournament_file_plays_when_clue_runs_elsewhere() {
     let contest = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("a folder");
@@ -462,7 +463,10 @@ schedule: {kind: all-seatings}
 bots:
   - {name: py, kind: jsonl, command: python3 bots/bot.py}
   - {name: sleuth, kind: builtin, path: sleuth}
-  - {name: notebook, kind: builtin, path: notebook}
+  - name: made
+    kind: jsonl
+    command: python3 -u gen/made.py
+    build: mkdir -p gen && cp bots/bot.py gen/made.py
 ",
     )
     .expect("the file");
@@ -477,12 +481,18 @@ bots:
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stderr}");
     assert!(!stderr.contains("disqualified"), "{stderr}");
-    // The `DQ` column of py's line of the standings.
-    let py = stdout
-        .lines()
-        .find(|l| l.starts_with("py "))
-        .unwrap_or_else(|| panic!("no line for py in {stdout}"));
-    let columns: Vec<&str> = py.split_whitespace().collect();
-    assert_eq!(columns[1], "6", "six games: {stdout}");
-    assert_eq!(columns[8], "0", "never disqualified: {stdout}");
+    assert!(
+        contest.path().join("gen/made.py").is_file(),
+        "the build ran"
+    );
+    // The `DQ` column of each script's line of the standings.
+    for bot in ["py ", "made "] {
+        let line = stdout
+            .lines()
+            .find(|l| l.starts_with(bot))
+            .unwrap_or_else(|| panic!("no line for {bot}in {stdout}"));
+        let columns: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(columns[1], "6", "six games: {stdout}");
+        assert_eq!(columns[8], "0", "never disqualified: {stdout}");
+    }
 }
