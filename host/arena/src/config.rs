@@ -147,6 +147,19 @@ impl Tournament {
     /// What a store checks on resume: the tournament file's text and the
     /// text of every board file it names (a file with no boards keeps the
     /// plain hash of its text).
+    /// After the builds: each built process bot's command line with the
+    /// words its build made beside the file, and not where `clue` runs,
+    /// taken beside the file, as the words already there were when the
+    /// file was read ([`paths_beside_file`]; `java -cp entrants/a/out Main`
+    /// where the build makes `out`).
+    pub fn take_built_paths(&mut self) {
+        for bot in &mut self.bots {
+            if bot.build.is_some() && bot.spec.kind.is_process() {
+                bot.spec.target = paths_beside_file(&bot.spec.target, &self.base_dir);
+            }
+        }
+    }
+
     pub fn fingerprint(&self) -> String {
         if self.inputs.is_empty() {
             return hash(&self.source);
@@ -614,7 +627,7 @@ fn validate_bot(
             text.to_string()
         }
         kind if kind.is_file() => base_dir.join(text).display().to_string(),
-        _ => paths_beside_file(text, base_dir, bot.build.is_some()),
+        _ => paths_beside_file(text, base_dir),
     };
     let bot_sandbox = bot.sandbox.unwrap_or(sandbox);
     let build = bot
@@ -680,12 +693,11 @@ fn validate_bot(
 /// `clue` runs, a bare program name looked up in `PATH`, an absolute path,
 /// a flag (`-x`, `--x=path`) and a Speed Clue placeholder (`{ID}`, `%%`)
 /// are left as they are, and so is a line that does not split into words.
-/// For a bot with a `build:` (`built`), a word that looks like a path (it
-/// has a `/`, or a script's extension) is taken beside the file even when
-/// it is not there yet: the build may make it (`java -cp
-/// entrants/a/out Main`). When nothing is taken beside the file the line is
-/// returned unchanged; otherwise its words are quoted again for the shell.
-fn paths_beside_file(command: &str, base_dir: &Path, built: bool) -> String {
+/// A word a bot's build makes is taken beside the file once it is there
+/// ([`Tournament::take_built_paths`]). When nothing is taken beside the file
+/// the line is returned unchanged; otherwise its words are quoted again for
+/// the shell.
+fn paths_beside_file(command: &str, base_dir: &Path) -> String {
     let Ok(mut words) = shell_words::split(command) else {
         return command.to_string();
     };
@@ -704,7 +716,7 @@ fn paths_beside_file(command: &str, base_dir: &Path, built: bool) -> String {
         let take = if i == 0 {
             word.contains('/')
         } else {
-            beside.exists() || (built && (word.contains('/') || is_script(path)))
+            beside.exists()
         };
         if take {
             *word = beside.display().to_string();
@@ -960,15 +972,15 @@ mod tests {
     fn relative_paths_missing_where_clue_runs_are_taken_beside_the_file() {
         let base = Path::new("/contest/2026");
         assert_eq!(
-            paths_beside_file("entrants/c/client --fast", base, false),
+            paths_beside_file("entrants/c/client --fast", base),
             "/contest/2026/entrants/c/client --fast"
         );
         assert_eq!(
-            paths_beside_file("bots/x {ID} %%", Path::new("/my contest"), false),
+            paths_beside_file("bots/x {ID} %%", Path::new("/my contest")),
             "'/my contest/bots/x' {ID} '%%'"
         );
         assert_eq!(
-            paths_beside_file("'a b/c' d", base, false),
+            paths_beside_file("'a b/c' d", base),
             "'/contest/2026/a b/c' d"
         );
         // Another word is taken beside the file only where it names
@@ -979,22 +991,15 @@ mod tests {
         std::fs::create_dir(elsewhere.path().join("bots")).expect("a folder");
         std::fs::write(elsewhere.path().join("bots/x.py"), "").expect("a file");
         assert_eq!(
-            paths_beside_file("python3 bots/x.py bots/missing.py", elsewhere.path(), false),
+            paths_beside_file("python3 bots/x.py bots/missing.py", elsewhere.path()),
             format!(
                 "python3 {}/bots/x.py bots/missing.py",
                 elsewhere.path().display()
             )
         );
         assert_eq!(
-            paths_beside_file("java -cp bots Main", elsewhere.path(), false),
+            paths_beside_file("java -cp bots Main", elsewhere.path()),
             format!("java -cp {}/bots Main", elsewhere.path().display())
-        );
-        // A bot with a build: what looks like a path is taken beside the
-        // file though it is not there yet (the build makes it); other words
-        // are not.
-        assert_eq!(
-            paths_beside_file("java -cp out/classes Main bot.py fast", base, true),
-            "java -cp /contest/2026/out/classes Main /contest/2026/bot.py fast"
         );
         // Found where `clue` runs (the crate's folder, for tests), a name
         // looked up in `PATH`, an absolute path, flags, an `sh -c` string,
@@ -1008,7 +1013,7 @@ mod tests {
             "sh -c 'python3 bots/x.py'",
             "x 'unclosed",
         ] {
-            assert_eq!(paths_beside_file(kept, elsewhere.path(), false), kept);
+            assert_eq!(paths_beside_file(kept, elsewhere.path()), kept);
         }
     }
 }

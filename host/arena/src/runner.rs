@@ -210,12 +210,14 @@ pub struct RunSummary {
     pub stopped: bool,
 }
 
-/// Runs every `build:` command once, then checks the bots' files exist. The
+/// Runs every `build:` command once, takes the paths the builds made beside
+/// the file ([`Tournament::take_built_paths`]), then checks the bots' files
+/// exist. The
 /// one-line form runs in the tournament file's folder as the host's user;
 /// the map form runs in its `dir`, in the sandbox (the only folder it may
 /// write; `clue_runtime::process::build`) unless `sandbox: off` or
 /// `--no-sandbox` says otherwise.
-pub fn build(t: &Tournament) -> Result<(), RunError> {
+pub fn build(t: &mut Tournament) -> Result<(), RunError> {
     for bot in &t.bots {
         let Some(build) = &bot.build else { continue };
         let dir = build.dir.as_deref().unwrap_or(&t.base_dir);
@@ -257,6 +259,7 @@ pub fn build(t: &Tournament) -> Result<(), RunError> {
             });
         }
     }
+    t.take_built_paths();
     check_files(t, true)?;
     Ok(())
 }

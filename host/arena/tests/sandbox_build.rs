@@ -87,7 +87,7 @@ fn tournament(folder: &Path, variant: &str, bot: &str) -> config::Tournament {
     config::load(&file).unwrap_or_else(|e| panic!("{e}\n{text}"))
 }
 
-fn build_error(t: &config::Tournament) -> (u64, String) {
+fn build_error(t: &mut config::Tournament) -> (u64, String) {
     match runner::build(t) {
         Err(RunError::Build { line, message, .. }) => (line, message),
         other => panic!("expected a failed build, got {other:?}"),
@@ -103,7 +103,7 @@ fn a_sandboxed_build_compiles_an_entrant_in_its_folder_and_it_plays() {
     )
     .expect("the C client's source");
     let dir = entrant(folder.path(), "c", &[("client.c", &source)]);
-    let t = tournament(
+    let mut t = tournament(
         folder.path(),
         "uniclue",
         "  - name: c
@@ -116,7 +116,7 @@ fn a_sandboxed_build_compiles_an_entrant_in_its_folder_and_it_plays() {
     );
     let build = t.bots[0].build.as_ref().expect("the build");
     assert!(build.sandboxed, "{build:?}");
-    runner::build(&t).unwrap_or_else(|e| panic!("{e}"));
+    runner::build(&mut t).unwrap_or_else(|e| panic!("{e}"));
     let client = dir.join("client");
     let meta = std::fs::metadata(&client).expect("the build made the client");
     if is_root() {
@@ -151,7 +151,7 @@ fn a_sandboxed_build_compiles_a_java_entrant() {
     )
     .expect("the Java example's source");
     let dir = entrant(folder.path(), "java", &[("FrameworkBot.java", &source)]);
-    let t = tournament(
+    let mut t = tournament(
         folder.path(),
         "uniclue",
         "  - name: java
@@ -160,7 +160,7 @@ fn a_sandboxed_build_compiles_a_java_entrant() {
     build: {command: javac -d . FrameworkBot.java, dir: entrants/java}
 ",
     );
-    runner::build(&t).unwrap_or_else(|e| panic!("{e}"));
+    runner::build(&mut t).unwrap_or_else(|e| panic!("{e}"));
     assert!(dir.join("FrameworkBot.class").is_file());
 }
 
@@ -215,9 +215,9 @@ fn a_hostile_build_reaches_nothing_but_its_own_folder() {
         other.display(),
         std::process::id()
     );
-    let t = tournament(folder.path(), "uniclue", &bot);
+    let mut t = tournament(folder.path(), "uniclue", &bot);
     // The build succeeds; the bot's missing file is what the run refuses.
-    let err = runner::build(&t).expect_err("its bot was never there");
+    let err = runner::build(&mut t).expect_err("its bot was never there");
     assert!(err.to_string().contains("file not found"), "{err}");
     let report = std::fs::read_to_string(dir.join("report.txt")).expect("the build's report");
     assert_eq!(
@@ -272,13 +272,13 @@ fn one_built_bot(lines: &str) -> (tempfile::TempDir, PathBuf, config::Tournament
 
 #[test]
 fn a_failing_build_is_named_at_its_line_with_the_end_of_its_output() {
-    let (_folder, _, t) = one_built_bot(
+    let (_folder, _, mut t) = one_built_bot(
         "    build:
       command: \"echo compiling; echo 'client.c:3: error: expected ;' >&2; exit 3\"
       dir: entrants/c
 ",
     );
-    let (line, message) = build_error(&t);
+    let (line, message) = build_error(&mut t);
     assert_eq!(line, 10);
     assert!(
         message.contains("exited with status 3; the end of its output:\n"),
@@ -293,10 +293,10 @@ fn a_failing_build_is_named_at_its_line_with_the_end_of_its_output() {
 
 #[test]
 fn a_build_past_its_time_limit_is_stopped_and_says_so() {
-    let (_folder, _, t) = one_built_bot(
+    let (_folder, _, mut t) = one_built_bot(
         "    build: {command: \"echo started; sleep 600\", dir: entrants/c, time_limit_s: 1}\n",
     );
-    let (line, message) = build_error(&t);
+    let (line, message) = build_error(&mut t);
     assert_eq!(line, 9);
     assert!(
         message
@@ -310,14 +310,14 @@ fn a_build_past_its_time_limit_is_stopped_and_says_so() {
 /// time), and one file larger than the cap is cut by `RLIMIT_FSIZE`.
 #[test]
 fn a_build_that_fills_the_disk_is_stopped() {
-    let (_folder, dir, t) = one_built_bot(
+    let (_folder, dir, mut t) = one_built_bot(
         "    build:
       command: \"head -c 40000000 /dev/zero > big; ls -l big; i=0; while :; do i=$((i+1)); head -c 1048576 /dev/zero > f$i; done\"
       dir: entrants/c
       disk_mb: 16
 ",
     );
-    let (line, message) = build_error(&t);
+    let (line, message) = build_error(&mut t);
     assert_eq!(line, 10);
     assert!(
         message.contains("was stopped: it wrote more than 16 MiB into its folder"),
@@ -329,13 +329,13 @@ fn a_build_that_fills_the_disk_is_stopped() {
 
 #[test]
 fn a_build_without_the_sandbox_runs_in_its_folder_as_the_host() {
-    let (folder, dir, t) = one_built_bot(
+    let (folder, dir, mut t) = one_built_bot(
         "    sandbox: off
     build: {command: \"printf '#!/bin/sh\\n' > client && chmod +x client && touch ../../outside\", dir: entrants/c}
 ",
     );
     assert!(!t.bots[0].build.as_ref().expect("the build").sandboxed);
-    runner::build(&t).unwrap_or_else(|e| panic!("{e}"));
+    runner::build(&mut t).unwrap_or_else(|e| panic!("{e}"));
     assert!(dir.join("client").is_file());
     assert!(folder.path().join("outside").is_file());
 }
@@ -494,8 +494,8 @@ fn a_built_file_linked_out_of_its_folder_is_refused() {
         ("entrants/alice/bot.wasm", "ln -s ../bob/bot.wasm bot.wasm"),
         ("entrants/alice/out/bot.wasm", "ln -s ../bob out"),
     ] {
-        let t = tournament(folder.path(), "uniclue", &bot(path, command));
-        let err = runner::build(&t).expect_err("refused").to_string();
+        let mut t = tournament(folder.path(), "uniclue", &bot(path, command));
+        let err = runner::build(&mut t).expect_err("refused").to_string();
         let bob =
             std::fs::canonicalize(folder.path().join("entrants/bob/bot.wasm")).expect("bob's file");
         assert!(err.contains("bot `alice`: its file "), "{err}");
@@ -512,7 +512,7 @@ fn a_built_file_linked_out_of_its_folder_is_refused() {
         }
     }
     // A link that stays in the folder is the entrant's own business.
-    let t = tournament(
+    let mut t = tournament(
         folder.path(),
         "uniclue",
         &bot(
@@ -520,7 +520,7 @@ fn a_built_file_linked_out_of_its_folder_is_refused() {
             "echo component > real.wasm; ln -s real.wasm bot.wasm",
         ),
     );
-    runner::build(&t).unwrap_or_else(|e| panic!("{e}"));
+    runner::build(&mut t).unwrap_or_else(|e| panic!("{e}"));
 }
 
 /// A build in the sandbox is for an entrant not trusted: its bot may not

@@ -119,16 +119,16 @@ pub fn run(command: TournamentCommand) -> anyhow::Result<ExitCode> {
             quiet,
             player,
         } => {
-            let t = config::load(&file)?;
+            let mut t = config::load(&file)?;
             let db = db.unwrap_or_else(|| t.store.clone());
-            runner::build(&t)?;
+            runner::build(&mut t)?;
             let store = Store::open(&db)?;
             play(&t, store, quiet, &player.worker(&t), Part::Coordinator)
         }
         TournamentCommand::Check { file, build } => {
-            let t = config::load(&file)?;
+            let mut t = config::load(&file)?;
             if build {
-                runner::build(&t)?;
+                runner::build(&mut t)?;
             }
             print!("{}", summary(&t, build));
             Ok(ExitCode::SUCCESS)
@@ -139,8 +139,8 @@ pub fn run(command: TournamentCommand) -> anyhow::Result<ExitCode> {
             }
             let store = Store::open(&db)?;
             let meta = store.require_meta()?;
-            let t = config::parse(&meta.source, &meta.file, Path::new(&meta.base_dir))?;
-            runner::build(&t)?;
+            let mut t = config::parse(&meta.source, &meta.file, Path::new(&meta.base_dir))?;
+            runner::build(&mut t)?;
             play(&t, store, quiet, &player.worker(&t), Part::Coordinator)
         }
         TournamentCommand::Worker {
