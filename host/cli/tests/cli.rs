@@ -1,6 +1,6 @@
 //! `clue play` and `clue replay` as a user runs them.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn clue(args: &[&str]) -> Output {
@@ -495,4 +495,44 @@ bots:
         assert_eq!(columns[1], "6", "six games: {stdout}");
         assert_eq!(columns[8], "0", "never disqualified: {stdout}");
     }
+}
+
+/// The bundled tournament files, checked from the checkout's root as their
+/// comments say to run them; the framework one also built. Its command
+/// names `target/java` from the root, which its build makes there: the
+/// word must stay as written, not be taken beside the file.
+#[test]
+fn the_bundled_tournament_files_check_from_the_checkouts_root() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let check = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_clue"))
+            .args(["tournament", "check"])
+            .args(args)
+            .current_dir(root)
+            .output()
+            .expect("clue runs");
+        let (stdout, stderr) = text(&out);
+        assert!(out.status.success(), "{args:?}: {stderr}");
+        stdout
+    };
+    for file in ["tournaments/watch.yaml", "tournaments/languages.yaml"] {
+        assert!(check(&[file]).starts_with(&format!("{file}: ok: ")));
+    }
+    // As on a fresh clone: its build has not made `target/java` yet. (No
+    // other test uses that folder.)
+    let classes = Path::new(root).join("target/java");
+    if classes.exists() {
+        std::fs::remove_dir_all(&classes).expect("target/java removed");
+    }
+    let framework = check(&["--build", "tournaments/framework.yaml"]);
+    assert!(
+        classes.join("FrameworkBot.class").is_file(),
+        "the build ran"
+    );
+    assert!(
+        framework.contains(
+            "java-framework-example (framework:java -cp target/java FrameworkBot): built by"
+        ),
+        "{framework}"
+    );
 }
