@@ -65,16 +65,16 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
             input: std::io::stdin().lock(),
             output: std::io::stdout(),
         };
-        let mut client = UniclueClient::new(typed, &limits).with_transcript(transcript);
-        uniclue::serve(&config, &mut client)?
+        let client = UniclueClient::new(typed, &limits).with_transcript(transcript);
+        uniclue::serve(&config, client)?
     } else {
         let argv = match args.client.as_slice() {
             [one] => split_command(one)?,
             many => many.to_vec(),
         };
         let process = BotProcess::spawn(&argv, &limits)?;
-        let mut client = UniclueClient::new(process, &limits).with_transcript(transcript);
-        uniclue::serve(&config, &mut client)?
+        let client = UniclueClient::new(process, &limits).with_transcript(transcript);
+        uniclue::serve(&config, client)?
     };
     let seat = &record.seats[0];
     match (&seat.outcome, &seat.detail) {

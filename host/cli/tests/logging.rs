@@ -182,3 +182,33 @@ fn the_default_level_prints_nothing_on_stderr_for_a_tournament() {
         "no disqualification event at -v:\n{log}"
     );
 }
+
+/// A UniClue client's calls are logged like every other bot's: its seat is
+/// seated through the same first-fault wrapper, which makes the `call`
+/// spans.
+#[test]
+fn a_uniclue_clients_calls_get_their_spans() {
+    let client = format!(
+        "uniclue:{} uniclue client --bot builtin:sleuth",
+        env!("CARGO_BIN_EXE_clue")
+    );
+    let args = [
+        "play",
+        "--quiet",
+        "--variant",
+        "uniclue",
+        "--players",
+        "3",
+        "--bot",
+    ];
+    let log = stderr(&clue(
+        &[&args[..], &[client.as_str()]].concat(),
+        Some("debug"),
+    ));
+    let call = log
+        .lines()
+        .find(|line| line.contains("replied") && line.contains(":call{request=\"accuse\""))
+        .unwrap_or_else(|| panic!("no accuse call's reply in the log:\n{log}"));
+    assert!(call.contains("kind=\"uniclue\""), "{call}");
+    assert!(call.contains("duration_us="), "{call}");
+}

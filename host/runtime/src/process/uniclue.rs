@@ -12,6 +12,7 @@ use clue_plugin_api::{
 };
 
 use super::{BotProcess, ProcessLimits, SpawnError, clip, split_command};
+use crate::sticky::{Exchange, Sticky};
 
 pub use super::uniclue_config::{ConfigFileError, parse_config};
 
@@ -27,6 +28,8 @@ pub trait ClientLink {
     fn stderr(&self, _abandoned: bool) -> Option<String> {
         None
     }
+    /// The client failed (a timeout, a protocol error): stop it.
+    fn abandon(&mut self) {}
 }
 
 impl ClientLink for BotProcess {
@@ -40,6 +43,10 @@ impl ClientLink for BotProcess {
 
     fn stderr(&self, abandoned: bool) -> Option<String> {
         Some(self.stderr_text(abandoned))
+    }
+
+    fn abandon(&mut self) {
+        self.kill();
     }
 }
 
@@ -137,17 +144,20 @@ pub struct UniclueClient<L> {
     query: Option<Vec<Card>>,
     /// `Victory` or `Disqualified` has been said.
     finished: bool,
-    failed: Option<Fault>,
 }
 
 impl UniclueClient<BotProcess> {
-    /// Starts a client program from a command line.
-    pub fn spawn(command: &str, limits: &ProcessLimits) -> Result<Self, SpawnError> {
+    /// Starts a client program from a command line, seated as every
+    /// runtime's bot is: its first fault sticks and stops it.
+    pub fn spawn(
+        command: &str,
+        limits: &ProcessLimits,
+    ) -> Result<Sticky<UniclueClient<BotProcess>>, SpawnError> {
         let argv = split_command(command)?;
-        Ok(UniclueClient::new(
+        Ok(Sticky::new(UniclueClient::new(
             BotProcess::spawn(&argv, limits)?,
             limits,
-        ))
+        )))
     }
 }
 
@@ -161,7 +171,6 @@ impl<L: ClientLink> UniclueClient<L> {
             configured: false,
             query: None,
             finished: false,
-            failed: None,
         }
     }
 
@@ -301,9 +310,9 @@ impl<L: ClientLink> UniclueClient<L> {
 
     /// After the game: a client disqualified by the engine (query limit, a
     /// query outside its room) is told `Disqualified`, as the judges' server
-    /// ends such a game.
-    pub fn finish(&mut self, record: &GameRecord) {
-        if self.finished || self.failed.is_some() {
+    /// ends such a game. Not called for a client that failed itself.
+    fn finish(&mut self, record: &GameRecord) {
+        if self.finished {
             return;
         }
         if let Some(Outcome::Disqualified(_)) = record.seats.first().map(|s| s.outcome) {
@@ -318,20 +327,17 @@ impl<L: ClientLink> UniclueClient<L> {
     }
 }
 
-impl<L: ClientLink> SeatController for UniclueClient<L> {
-    fn call(&mut self, request: &Request) -> Result<Reply, Fault> {
-        if let Some(fault) = &self.failed {
-            return Err(fault.clone());
-        }
-        let result = self.exchange(request);
-        if let Err(fault) = &result {
-            self.failed = Some(fault.clone());
-        }
-        result
+impl<L: ClientLink> Exchange for UniclueClient<L> {
+    fn exchange(&mut self, request: &Request) -> Result<Reply, Fault> {
+        UniclueClient::exchange(self, request)
     }
 
-    fn stderr(&self) -> Option<String> {
-        self.link.stderr(self.failed.is_some())
+    fn abandon(&mut self) {
+        self.link.abandon();
+    }
+
+    fn stderr(&self, abandoned: bool) -> Option<String> {
+        self.link.stderr(abandoned)
     }
 }
 
@@ -342,19 +348,26 @@ impl<C: SeatController> SeatController for Borrowed<'_, C> {
     fn call(&mut self, request: &Request) -> Result<Reply, Fault> {
         self.0.call(request)
     }
+
+    fn stderr(&self) -> Option<String> {
+        self.0.stderr()
+    }
 }
 
 /// Plays one judged game against `client` and returns its record. The
 /// transcript (if the client was given one) is complete when this returns.
 pub fn serve<L: ClientLink>(
     config: &GameConfig,
-    client: &mut UniclueClient<L>,
+    client: UniclueClient<L>,
 ) -> Result<GameRecord, clue_engine::StartError> {
+    let mut client = Sticky::new(client);
     let record = {
-        let mut seats: Vec<Box<dyn SeatController + '_>> = vec![Box::new(Borrowed(&mut *client))];
+        let mut seats: Vec<Box<dyn SeatController + '_>> = vec![Box::new(Borrowed(&mut client))];
         clue_engine::play(config, 0, &mut seats)?
     };
-    client.finish(&record);
+    if client.fault().is_none() {
+        client.finish(&record);
+    }
     Ok(record)
 }
 
