@@ -144,13 +144,10 @@ pub struct Tournament {
 }
 
 impl Tournament {
-    /// What a store checks on resume: the tournament file's text and the
-    /// text of every board file it names (a file with no boards keeps the
-    /// plain hash of its text).
     /// After the builds: each built process bot's command line with the
     /// words its build made beside the file, and not where `clue` runs,
     /// taken beside the file, as the words already there were when the
-    /// file was read ([`paths_beside_file`]; `java -cp entrants/a/out Main`
+    /// file was read (`paths_beside_file`; `java -cp entrants/a/out Main`
     /// where the build makes `out`).
     pub fn take_built_paths(&mut self) {
         for bot in &mut self.bots {
@@ -160,6 +157,9 @@ impl Tournament {
         }
     }
 
+    /// What a store checks on resume: the tournament file's text and the
+    /// text of every board file it names (a file with no boards keeps the
+    /// plain hash of its text).
     pub fn fingerprint(&self) -> String {
         if self.inputs.is_empty() {
             return hash(&self.source);

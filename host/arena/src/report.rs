@@ -63,8 +63,11 @@ fn disqualifications_table(dq: &[crate::stats::DqCount], md: bool) -> String {
         "first".into(),
     ]];
     for d in dq {
-        let mut detail: String = d.first_detail.chars().take(DETAIL_CHARS).collect();
-        if d.first_detail.chars().count() > DETAIL_CHARS {
+        // A bot's own words (the line it sent, its stderr): no terminal
+        // escapes or direction overrides reach the reader's screen.
+        let said = crate::account::printable(&d.first_detail);
+        let mut detail: String = said.chars().take(DETAIL_CHARS).collect();
+        if said.chars().count() > DETAIL_CHARS {
             detail.push_str("...");
         }
         if md {
@@ -352,5 +355,41 @@ fn quote(s: &str) -> String {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
         s.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::DqCount;
+
+    fn dq(bot: &str, detail: &str) -> DqCount {
+        DqCount {
+            bot: bot.into(),
+            reason: "protocol-error".into(),
+            count: 3,
+            first_game: 7,
+            first_detail: detail.into(),
+        }
+    }
+
+    #[test]
+    fn a_disqualification_shows_its_first_game_and_a_safe_clipped_detail() {
+        let text = disqualifications_table(
+            &[
+                dq("evil", "sent `\u{1b}[2J|x`"),
+                dq("long", &"y".repeat(500)),
+            ],
+            false,
+        );
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "bot           reason  count  first");
+        assert_eq!(
+            lines[1], "evil  protocol-error      3  game 7: sent `\\u{1b}[2J|x`",
+            "the escape is shown, not sent to the terminal"
+        );
+        assert!(lines[2].ends_with(&format!("game 7: {}...", "y".repeat(240))));
+        let md = disqualifications_table(&[dq("evil", "a|b")], true);
+        assert!(md.contains("game 7: a\\|b"), "{md}");
     }
 }
