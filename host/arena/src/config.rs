@@ -18,14 +18,29 @@ use clue_runtime::bots::{BUILTINS, BotKind, BotSpec};
 
 pub use crate::span::Pos;
 
-/// A tournament file that cannot be run: where, and why.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{file}:{line}:{column}: {message}", line = pos.line, column = pos.column)]
+/// A tournament file that cannot be run: where, and why. A position of
+/// line 0 (a file that cannot be read at all) is not written.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FileError {
     pub file: String,
     pub pos: Pos,
     pub message: String,
 }
+
+impl std::fmt::Display for FileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.pos.line {
+            0 => write!(f, "{}: {}", self.file, self.message),
+            line => write!(
+                f,
+                "{}:{line}:{}: {}",
+                self.file, self.pos.column, self.message
+            ),
+        }
+    }
+}
+
+impl std::error::Error for FileError {}
 
 /// Resource limits of a bot call; `None` leaves the runtime's default.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -943,6 +958,17 @@ pub fn hash(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_error_without_a_line_names_only_the_file() {
+        let error = |line| FileError {
+            file: "t.yaml".into(),
+            pos: Pos { line, column: 3 },
+            message: "why".into(),
+        };
+        assert_eq!(error(0).to_string(), "t.yaml: why");
+        assert_eq!(error(7).to_string(), "t.yaml:7:3: why");
+    }
 
     #[test]
     fn a_script_found_nowhere_is_named() {

@@ -113,7 +113,7 @@ fn main() -> ExitCode {
     if !matches!(cli.command, Command::Worker(_))
         && let Err(e) = worker::compile_wasm_in_workers()
     {
-        eprintln!("error: {e:#}");
+        eprintln!("error: {}", error_text(&e));
         return ExitCode::from(2);
     }
     let result = match cli.command {
@@ -132,8 +132,59 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", error_text(&e));
             ExitCode::from(2)
         }
+    }
+}
+
+/// An error and its causes on one line, as `{:#}` writes them, without a
+/// cause its error already says (`StoreError` writes its `rusqlite` source
+/// into its own message, and `rusqlite` repeats SQLite's message in its
+/// own: "file is not a database: file is not a database: Error code 26:
+/// ...").
+fn error_text(e: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in e.chain() {
+        let said = cause.to_string();
+        if text.is_empty() {
+            text = said;
+        } else if !text.contains(&said) {
+            text.push_str(": ");
+            text.push_str(&said);
+        }
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_error_says_each_cause_once() {
+        #[derive(Debug, thiserror::Error)]
+        #[error("{path}: {source}")]
+        struct Outer {
+            path: String,
+            source: Inner,
+        }
+        #[derive(Debug, thiserror::Error)]
+        #[error("file is not a database")]
+        struct Inner {
+            source: std::io::Error,
+        }
+        let e = anyhow::Error::new(Outer {
+            path: "/etc/passwd".into(),
+            source: Inner {
+                source: std::io::Error::other("Error code 26"),
+            },
+        });
+        assert_eq!(
+            error_text(&e),
+            "/etc/passwd: file is not a database: Error code 26"
+        );
+        let e = anyhow::anyhow!("no such file").context("cannot read t.yaml");
+        assert_eq!(error_text(&e), "cannot read t.yaml: no such file");
     }
 }
