@@ -719,12 +719,7 @@ fn paths_beside_file(command: &str, base_dir: &Path) -> String {
     let mut changed = false;
     for (i, word) in words.iter_mut().enumerate() {
         let path = Path::new(word.as_str());
-        if word.is_empty()
-            || word.starts_with('-')
-            || word.contains(['=', '{', '}', '%'])
-            || path.is_absolute()
-            || path.exists()
-        {
+        if !may_name_a_path(word) || path.is_absolute() || path.exists() {
             continue;
         }
         let beside = base_dir.join(path);
@@ -743,6 +738,13 @@ fn paths_beside_file(command: &str, base_dir: &Path) -> String {
     } else {
         command.to_string()
     }
+}
+
+/// Whether a word of a command line may name a file as a whole: not empty,
+/// not a flag (`-x`, `--x=path`), not a Speed Clue placeholder (`{ID}`,
+/// `%%`).
+fn may_name_a_path(word: &str) -> bool {
+    !word.is_empty() && !word.starts_with('-') && !word.contains(['=', '{', '}', '%'])
 }
 
 /// What is wrong with the file a bot plays from, if anything: a native or
@@ -799,8 +801,8 @@ fn missing_script(command: &str, base_dir: &Path) -> Option<String> {
     let words = shell_words::split(command).ok()?;
     words.into_iter().skip(1).find(|word| {
         let path = Path::new(word.as_str());
-        !word.starts_with('-')
-            && !word.contains(['=', '{', '}', '%', ' '])
+        may_name_a_path(word)
+            && !word.contains(' ')
             && is_script(path)
             && !path.exists()
             && !base_dir.join(path).exists()
@@ -823,74 +825,65 @@ pub fn check_files(t: &Tournament, built: bool) -> Result<(), FileError> {
         if bot.build.is_some() && !built {
             continue;
         }
-        if let Some(problem) = file_problem(bot, &t.base_dir) {
+        if let Some(problem) = files_refused(t, bot) {
             return Err(FileError {
                 file: t.file.clone(),
                 pos: bot.target_pos,
                 message: format!("bot `{}`: {problem}", bot.name),
             });
         }
-        if let Some(message) = build::linked_out(bot) {
-            return Err(FileError {
-                file: t.file.clone(),
-                pos: bot.target_pos,
-                message: format!("bot `{}`: {message}", bot.name),
-            });
-        }
-        // A file the host itself reads for a sandboxed bot (a wasm
-        // component, an isolated native library), when no sandboxed build
-        // says where the entrant's folder is: no link out of the folder it
-        // is named in.
-        let reads_file = matches!(bot.spec.kind, BotKind::Wasm | BotKind::Native);
-        let built_in_sandbox = bot.build.as_ref().is_some_and(|b| b.runs_sandboxed());
-        if reads_file
-            && bot.sandbox == Sandbox::On
-            && !built_in_sandbox
-            && let Some(refused) = clue_runtime::sandbox::refuses_file(Path::new(&bot.spec.target))
-        {
-            return Err(FileError {
-                file: t.file.clone(),
-                pos: bot.target_pos,
-                message: format!("bot `{}`: {refused}", bot.name),
-            });
-        }
-        if bot.spec.kind.is_process()
-            && let Some(word) = missing_script(&bot.spec.target, &t.base_dir)
-        {
-            return Err(FileError {
-                file: t.file.clone(),
-                pos: bot.target_pos,
-                message: format!(
-                    "bot `{}`: `{word}` on its command line names no file, neither where `clue` \
-                     runs nor beside the file ({})",
-                    bot.name,
-                    std::path::absolute(&t.base_dir)
-                        .unwrap_or_else(|_| t.base_dir.clone())
-                        .display()
-                ),
-            });
-        }
-        // A command the sandbox cannot run (a 32-bit entrant, a link out of
-        // the entrant's folder) is named here, at its line, rather than
-        // disqualified in every game.
-        if bot.spec.kind.is_process()
-            && bot.sandbox == Sandbox::On
-            && let Ok(mut argv) = clue_runtime::process::split_command(&bot.spec.target)
-        {
-            // As the check above finds it: where `clue` runs, else beside the file.
-            if argv[0].contains('/') && !Path::new(&argv[0]).exists() {
-                argv[0] = t.base_dir.join(&argv[0]).display().to_string();
-            }
-            if let Some(refused) = clue_runtime::sandbox::refuses(&argv) {
-                return Err(FileError {
-                    file: t.file.clone(),
-                    pos: bot.target_pos,
-                    message: format!("bot `{}`: {refused}", bot.name),
-                });
-            }
-        }
     }
     Ok(())
+}
+
+/// Why a bot cannot play from its files, found before any game: the first
+/// of its file's problem, a built file linked out of its build's folder, a
+/// file the host reads linked out of its folder, a script found nowhere,
+/// and a command the sandbox would refuse.
+fn files_refused(t: &Tournament, bot: &BotEntry) -> Option<String> {
+    if let Some(problem) = file_problem(bot, &t.base_dir) {
+        return Some(problem);
+    }
+    if let Some(message) = build::linked_out(bot) {
+        return Some(message);
+    }
+    // A file the host itself reads for a sandboxed bot (a wasm component,
+    // an isolated native library), when no sandboxed build says where the
+    // entrant's folder is: no link out of the folder it is named in.
+    let reads_file = matches!(bot.spec.kind, BotKind::Wasm | BotKind::Native);
+    let built_in_sandbox = bot.build.as_ref().is_some_and(|b| b.runs_sandboxed());
+    if reads_file
+        && bot.sandbox == Sandbox::On
+        && !built_in_sandbox
+        && let Some(refused) = clue_runtime::sandbox::refuses_file(Path::new(&bot.spec.target))
+    {
+        return Some(refused.to_string());
+    }
+    if !bot.spec.kind.is_process() {
+        return None;
+    }
+    if let Some(word) = missing_script(&bot.spec.target, &t.base_dir) {
+        return Some(format!(
+            "`{word}` on its command line names no file, neither where `clue` runs nor \
+             beside the file ({})",
+            std::path::absolute(&t.base_dir)
+                .unwrap_or_else(|_| t.base_dir.clone())
+                .display()
+        ));
+    }
+    // A command the sandbox cannot run (a 32-bit entrant, a link out of the
+    // entrant's folder) is named here, at its line, rather than
+    // disqualified in every game.
+    if bot.sandbox == Sandbox::On
+        && let Ok(mut argv) = clue_runtime::process::split_command(&bot.spec.target)
+    {
+        // As the check above finds it: where `clue` runs, else beside the file.
+        if argv[0].contains('/') && !Path::new(&argv[0]).exists() {
+            argv[0] = t.base_dir.join(&argv[0]).display().to_string();
+        }
+        return clue_runtime::sandbox::refuses(&argv).map(|refused| refused.to_string());
+    }
+    None
 }
 
 /// A count of the file that must be at least 1, or `default` when absent.

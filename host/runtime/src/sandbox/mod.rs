@@ -196,11 +196,7 @@ fn file_linked_out(path: &Path) -> Option<SandboxError> {
     let named = lexically_normal(&absolute(path));
     let real = std::fs::canonicalize(path).ok()?;
     let folder = named.parent()?;
-    let stays = real.starts_with(folder)
-        || SYSTEM_READ
-            .iter()
-            .filter(|f| **f != "/sys")
-            .any(|f| real.starts_with(f));
+    let stays = real.starts_with(folder) || seen_by_every_bot(&real);
     (!stays).then(|| SandboxError::LinkedFile {
         path: path.to_path_buf(),
         real,
@@ -868,18 +864,22 @@ fn fs_plan(
 /// out of the system folders every bot sees anyway. The bind follows the
 /// link, and an entrant's folder is the entrant author's: a link there named
 /// on the command line (`bot.py data/model`, `data` a link to `/home`) would
-/// show the bot whatever it points at. `/sys` does not count as seen: a bot
-/// sees only its own cgroups there.
+/// show the bot whatever it points at ([`seen_by_every_bot`]).
 fn linked_elsewhere(folder: &Path) -> Option<(PathBuf, PathBuf)> {
     let real = std::fs::canonicalize(folder).ok()?;
     if real == lexically_normal(folder) {
         return None;
     }
-    let seen = SYSTEM_READ
+    (!seen_by_every_bot(&real)).then(|| (folder.to_path_buf(), real))
+}
+
+/// Whether `real` lies in the system folders every bot sees anyway. `/sys`
+/// does not count: a bot sees only its own cgroups there.
+fn seen_by_every_bot(real: &Path) -> bool {
+    SYSTEM_READ
         .iter()
         .filter(|f| **f != "/sys")
-        .any(|f| real.starts_with(f));
-    (!seen).then(|| (folder.to_path_buf(), real))
+        .any(|f| real.starts_with(f))
 }
 
 /// `path` with its `.` and `..` taken away by the words alone, as if no
