@@ -45,6 +45,7 @@ pub mod player;
 #[cfg(feature = "stdio")]
 pub mod stdio;
 pub mod variant;
+pub mod version;
 #[cfg(feature = "wasm")]
 pub mod wasm;
 pub mod wire;

@@ -5,7 +5,8 @@ use crate::messages::{Reply, Request};
 use serde::{Deserialize, Serialize};
 
 /// The wire protocol version. Bump the minor part for additions a reader can
-/// ignore, the major part for anything else; peers check the major part.
+/// ignore, the major part for anything else; peers check the major part
+/// ([`crate::version::compatible`]).
 pub const PROTOCOL_VERSION: &str = "1.0";
 
 /// The crate version bots were compiled against.
@@ -33,7 +34,9 @@ impl Hello {
 
     /// Checks that the peer speaks a compatible protocol.
     pub fn check(&self) -> Result<(), VersionMismatch> {
-        if self.hello != "clue-arena" || major(&self.protocol) != major(PROTOCOL_VERSION) {
+        if self.hello != "clue-arena"
+            || !crate::version::compatible(&self.protocol, PROTOCOL_VERSION)
+        {
             return Err(VersionMismatch {
                 theirs: self.protocol.clone(),
                 ours: PROTOCOL_VERSION.to_string(),
@@ -41,10 +44,6 @@ impl Hello {
         }
         Ok(())
     }
-}
-
-fn major(version: &str) -> &str {
-    version.split('.').next().unwrap_or(version)
 }
 
 /// The peer speaks another major protocol version.

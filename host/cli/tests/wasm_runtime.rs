@@ -14,12 +14,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use clue_engine::{Fault, GameConfig, GameRecord, Outcome, SeatController, play};
+use clue_plugin_api::version::compatible;
 use clue_plugin_api::{DqReason, Reply, Request, Variant};
 use clue_runtime::bots::{BotSpec, builtin};
 use clue_runtime::sticky::Sticky;
-use clue_runtime::wasm::{
-    WIT_VERSIONS, WasmBot, WasmError, WasmLimits, cache, compatible, prepare,
-};
+use clue_runtime::wasm::{WIT_VERSIONS, WasmBot, WasmError, WasmLimits, cache, prepare};
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -843,13 +842,12 @@ fn files_that_are_not_bots_are_refused_by_name() {
 
 #[test]
 fn wit_versions_are_compatible_as_semver_reads_them() {
-    assert!(compatible("0.1.0", "0.1.0"));
-    assert!(compatible("0.1.3", "0.1.0"));
-    assert!(!compatible("0.2.0", "0.1.0"));
-    assert!(compatible("1.4.0", "1.0.0"));
-    assert!(!compatible("2.0.0", "1.0.0"));
-    assert!(!compatible("garbage", "0.1.0"));
     assert_eq!(WIT_VERSIONS, ["0.1.0", "0.2.0"]);
+    // Each served version takes its own patch releases and not the other's.
+    assert!(compatible("0.1.3", WIT_VERSIONS[0]));
+    assert!(!compatible("0.1.3", WIT_VERSIONS[1]));
+    assert!(compatible("0.2.9", WIT_VERSIONS[1]));
+    assert!(!compatible("0.3.0", WIT_VERSIONS[0]) && !compatible("0.3.0", WIT_VERSIONS[1]));
 }
 
 #[test]

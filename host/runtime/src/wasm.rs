@@ -327,26 +327,12 @@ fn check_version(
     let theirs = version.strip_prefix('@').unwrap_or("(unversioned)");
     WIT_VERSIONS
         .into_iter()
-        .find(|ours| compatible(theirs, ours))
+        .find(|ours| clue_plugin_api::version::compatible(theirs, ours))
         .ok_or_else(|| WasmError::WitVersion {
             path: path.into(),
             theirs: theirs.into(),
             ours: WIT_VERSIONS_SHOWN,
         })
-}
-
-/// Semver compatibility as the component model reads it: the same major
-/// version, and for 0.x the same minor.
-pub fn compatible(theirs: &str, ours: &str) -> bool {
-    let parts = |v: &str| -> Option<(u64, u64)> {
-        let mut it = v.split('.');
-        Some((it.next()?.parse().ok()?, it.next()?.parse().ok()?))
-    };
-    match (parts(theirs), parts(ours)) {
-        (Some((0, a)), Some((0, b))) => a == b,
-        (Some((a, _)), Some((b, _))) => a == b,
-        _ => false,
-    }
 }
 
 /// An instance of one of the versions.

@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 use abi_stable::library::{LibraryError, lib_header_from_path};
 use abi_stable::std_types::RResult;
 use clue_plugin_api::native::{CallError, PlayerBox, PluginModuleRef};
+use clue_plugin_api::version;
 use clue_plugin_api::wire::API_VERSION;
 
 /// A native plugin that could not be loaded. Every message names the file.
@@ -84,7 +85,7 @@ impl NativePlugin {
             .init_root_module::<PluginModuleRef>()
             .map_err(|e| classify(path, e))?;
         let theirs = (module.api_version())().to_string();
-        if !compatible(&theirs, API_VERSION) {
+        if !version::compatible(&theirs, API_VERSION) {
             return Err(LoadError::Version {
                 path: path.to_path_buf(),
                 theirs,
@@ -108,29 +109,6 @@ impl NativePlugin {
     }
 }
 
-/// Whether a plugin built against plugin-api `theirs` can be used by a host of
-/// plugin-api `ours`: cargo's rule, `0.y.*` with `0.y.*`, `x.*` with `x.*`.
-pub fn compatible(theirs: &str, ours: &str) -> bool {
-    semver_major(theirs).is_some_and(|m| Some(m) == semver_major(ours))
-}
-
-/// `(0, y)` for `0.y.z`, `(x, 0)` for `x.y.z` with `x >= 1`.
-fn semver_major(version: &str) -> Option<(u64, u64)> {
-    let mut parts = version.split('.').map(|p| p.parse::<u64>().ok());
-    let major = parts.next()??;
-    let minor = parts.next().flatten().unwrap_or(0);
-    Some(if major == 0 { (0, minor) } else { (major, 0) })
-}
-
-/// `0.1` for `0.1.0`: the part of a version that decides compatibility.
-fn short(version: &str) -> String {
-    match semver_major(version) {
-        Some((0, minor)) => format!("0.{minor}"),
-        Some((major, _)) => major.to_string(),
-        None => version.to_string(),
-    }
-}
-
 /// Turns `abi_stable`'s error into the named error a user reads.
 fn classify(path: &Path, error: LibraryError) -> LoadError {
     let path = path.to_path_buf();
@@ -146,8 +124,8 @@ fn classify(path: &Path, error: LibraryError) -> LoadError {
             ..
         } => LoadError::Version {
             path,
-            theirs: short(&actual_version.to_string()),
-            ours: short(&expected_version.to_string()),
+            theirs: version::class(&actual_version.to_string()),
+            ours: version::class(&expected_version.to_string()),
         },
         LibraryError::ParseVersionError(e) => LoadError::AbiStable {
             path,
@@ -192,21 +170,6 @@ fn squeeze(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn versions_are_compatible_by_cargo_rules() {
-        let check = |theirs: &str, ours: &str, expected: bool| {
-            assert_eq!(compatible(theirs, ours), expected, "{theirs} vs {ours}");
-        };
-        check("0.1.0", "0.1.0", true);
-        check("0.1.3", "0.1.0", true);
-        check("0.1.0", "0.1.7", true);
-        check("0.0.9", "0.1.0", false);
-        check("0.2.0", "0.1.0", false);
-        check("1.0.0", "1.4.2", true);
-        check("2.0.0", "1.4.2", false);
-        check("garbage", "0.1.0", false);
-    }
 
     #[test]
     fn a_missing_file_is_named() {
