@@ -21,9 +21,6 @@ use crate::sandbox::{self, SandboxError, SandboxPolicy};
 /// the message when it fails: the end, where compilers put their verdict.
 const KEPT_OUTPUT: usize = 8 * 1024;
 
-/// How often the host checks whether the build has ended.
-const POLL: Duration = Duration::from_millis(20);
-
 /// How often the host measures the build's folder.
 pub const DISK_EVERY: Duration = Duration::from_millis(250);
 
@@ -152,21 +149,19 @@ pub fn run_sandboxed(
     })
     .collect();
     let deadline = Instant::now() + limits.time;
-    let mut measured = Instant::now();
     let mut over_disk = None;
+    // Until it ends, the deadline passes, or a measure finds its folder
+    // over the cap.
     let status = loop {
-        match child.try_wait() {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match sys::wait_timeout(&mut child, left.min(DISK_EVERY)) {
             Ok(Some(status)) => break Some(status),
             Ok(None) if Instant::now() >= deadline => break None,
             Ok(None) => {
-                if measured.elapsed() >= DISK_EVERY {
-                    measured = Instant::now();
-                    over_disk = over(folder, before, limits);
-                    if over_disk.is_some() {
-                        break None;
-                    }
+                over_disk = over(folder, before, limits);
+                if over_disk.is_some() {
+                    break None;
                 }
-                std::thread::sleep(POLL);
             }
             Err(_) => break None,
         }

@@ -355,13 +355,12 @@ impl BotProcess {
     /// Waits up to `within` for the process to exit; `None` if it is still
     /// running then.
     pub fn wait_exit(&mut self, within: Duration) -> Option<ExitStatus> {
-        let deadline = Instant::now() + within;
-        loop {
-            if self.poll_exit().is_some() || Instant::now() >= deadline {
-                return self.exited;
-            }
-            std::thread::sleep(Duration::from_millis(5));
+        if self.exited.is_none()
+            && let Ok(status) = sys::wait_timeout(&mut self.child, within)
+        {
+            self.exited = status;
         }
+        self.exited
     }
 
     /// Kills the whole process group and reaps the bot.

@@ -3,7 +3,7 @@
 
 use std::io::Read;
 use std::sync::mpsc::{self, Receiver, Sender};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 
 /// What the stdout reader reports.
@@ -156,7 +156,22 @@ fn text(bytes: &[u8]) -> String {
 /// A bot's stderr, kept up to a cap. Clone it to keep it after the game.
 #[derive(Clone, Debug, Default)]
 pub struct StderrTap {
-    inner: Arc<Mutex<Kept>>,
+    inner: Arc<Shared>,
+}
+
+#[derive(Debug, Default)]
+struct Shared {
+    kept: Mutex<Kept>,
+    /// Told when the pipe reaches its end.
+    ended: Condvar,
+}
+
+impl Shared {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Kept> {
+        self.kept
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
 }
 
 #[derive(Debug, Default)]
@@ -171,10 +186,7 @@ impl StderrTap {
     /// What the bot wrote to stderr so far (lossy UTF-8), with a note of how
     /// much was dropped past the cap.
     pub fn text(&self) -> String {
-        let kept = match self.inner.lock() {
-            Ok(kept) => kept,
-            Err(poisoned) => poisoned.into_inner(),
-        };
+        let kept = self.inner.lock();
         let mut text = String::from_utf8_lossy(&kept.bytes).into_owned();
         if kept.dropped > 0 {
             text.push_str(&format!("\n[{} more bytes dropped]\n", kept.dropped));
@@ -186,17 +198,12 @@ impl StderrTap {
     /// For a bot that was just killed: its last words (often why it failed)
     /// may still be in the pipe.
     pub fn text_after_end(&self, within: std::time::Duration) -> String {
-        let deadline = std::time::Instant::now() + within;
-        while std::time::Instant::now() < deadline {
-            let ended = match self.inner.lock() {
-                Ok(kept) => kept.ended,
-                Err(poisoned) => poisoned.into_inner().ended,
-            };
-            if ended {
-                break;
-            }
-            thread::sleep(std::time::Duration::from_millis(2));
-        }
+        let kept = self.inner.lock();
+        drop(
+            self.inner
+                .ended
+                .wait_timeout_while(kept, within, |kept| !kept.ended),
+        );
         self.text()
     }
 
@@ -207,9 +214,9 @@ impl StderrTap {
             .name("bot-stderr".into())
             .spawn(move || {
                 let mut buffer = [0u8; 4096];
-                let end = |inner: &Mutex<Kept>| match inner.lock() {
-                    Ok(mut kept) => kept.ended = true,
-                    Err(poisoned) => poisoned.into_inner().ended = true,
+                let end = |inner: &Shared| {
+                    inner.lock().ended = true;
+                    inner.ended.notify_all();
                 };
                 loop {
                     let n = match stderr.read(&mut buffer) {
@@ -218,10 +225,7 @@ impl StderrTap {
                         Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                         Err(_) => return end(&inner),
                     };
-                    let mut kept = match inner.lock() {
-                        Ok(kept) => kept,
-                        Err(poisoned) => poisoned.into_inner(),
-                    };
+                    let mut kept = inner.lock();
                     let room = cap.saturating_sub(kept.bytes.len()).min(n);
                     kept.bytes.extend_from_slice(&buffer[..room]);
                     kept.dropped += (n - room) as u64;

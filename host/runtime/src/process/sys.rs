@@ -1,11 +1,21 @@
-//! Every `unsafe` call of the process runtime: the new session, the
-//! descriptors closed at `exec` and the resource limits set in the child
-//! between `fork` and `exec`, and killing a process group. Nothing else in
-//! `runtime::process` touches libc.
+//! The system calls of the process runtime, through `rustix` where it has
+//! them: the new session, the descriptors closed at `exec` and the resource
+//! limits set in the child between `fork` and `exec`, killing a process
+//! group, and waiting for a child's exit with a time limit. What `rustix`
+//! lacks (`close_range`, the configured CPU count) is the only `unsafe` here
+//! besides `pre_exec` itself. Nothing else in `runtime::process` touches
+//! libc.
 
 use std::io;
 use std::os::unix::process::CommandExt;
-use std::process::Command;
+use std::process::{Child, Command, ExitStatus};
+use std::time::{Duration, Instant};
+
+use rustix::event::{PollFd, PollFlags, Timespec, poll};
+use rustix::io::Errno;
+use rustix::process::{
+    Pid, PidfdFlags, Resource, Rlimit, Signal, kill_process_group, pidfd_open, setrlimit, setsid,
+};
 
 /// Resource limits applied with `setrlimit` in the child before `exec`.
 /// `None` leaves the limit inherited from the host.
@@ -23,53 +33,51 @@ pub struct Rlimits {
 /// whose id is its pid), marks every descriptor but its stdin, stdout and
 /// stderr close-on-exec and applies `limits`, before it runs the bot.
 pub fn contain(command: &mut Command, limits: Rlimits) {
-    let settings: [(libc::__rlimit_resource_t, Option<u64>); 7] = [
-        (libc::RLIMIT_AS, limits.address_space),
-        (libc::RLIMIT_FSIZE, limits.file_size),
-        (libc::RLIMIT_CPU, limits.cpu_seconds),
-        (libc::RLIMIT_NPROC, limits.processes),
+    let settings: [(Resource, Option<u64>); 7] = [
+        (Resource::As, limits.address_space),
+        (Resource::Fsize, limits.file_size),
+        (Resource::Cpu, limits.cpu_seconds),
+        (Resource::Nproc, limits.processes),
         // A crashing bot leaves no core file behind.
-        (libc::RLIMIT_CORE, Some(0)),
+        (Resource::Core, Some(0)),
         // No real-time scheduling, and no nice value under the host's: a
         // host whose limits allow them (an audio group's `rtprio` in
         // limits.conf) would otherwise let a bot's `SCHED_FIFO` loop starve
         // the host and the other bots of the CPU.
-        (libc::RLIMIT_RTPRIO, Some(0)),
-        (libc::RLIMIT_NICE, Some(0)),
+        (Resource::Rtprio, Some(0)),
+        (Resource::Nice, Some(0)),
     ];
+    // Everything in the hook is a bare system call on values of this frame:
+    // no allocation, no lock, nothing of the parent's memory, which is all
+    // that is allowed between `fork` and `exec` (`rustix` makes its calls
+    // directly, without libc or `errno`).
     let hook = move || {
-        // SAFETY: `setsid`, `close_range` and `setrlimit` are
-        // async-signal-safe system calls; they touch no memory of the
-        // parent, allocate nothing and take no locks, which is all that is
-        // allowed between `fork` and `exec`. The `rlimit` value lives on this
-        // stack frame for the duration of the call.
+        setsid()?;
+        // The bot gets its stdin, stdout and stderr, nothing else: a
+        // descriptor the host holds without close-on-exec (inherited from
+        // its own parent: a shell's `3>file`, a `make` jobserver's pipe) is
+        // closed at `exec` too. Marked, not closed, so that std's own pipe
+        // that reports a failed `exec` still works. Linux 5.11 and later; an
+        // older kernel cannot run the sandbox at all
+        // (docs/process-sandbox.md), so a failure here is left be. `rustix`
+        // has no `close_range`.
+        // SAFETY: `close_range` takes plain integers; marking descriptors
+        // close-on-exec touches no memory.
         unsafe {
-            if libc::setsid() == -1 {
-                return Err(io::Error::last_os_error());
-            }
-            // The bot gets its stdin, stdout and stderr, nothing else: a
-            // descriptor the host holds without close-on-exec (inherited
-            // from its own parent: a shell's `3>file`, a `make` jobserver's
-            // pipe) is closed at `exec` too. Marked, not closed, so that
-            // std's own pipe that reports a failed `exec` still works. Linux
-            // 5.11 and later; an older kernel cannot run the sandbox at all
-            // (docs/process-sandbox.md), so a failure here is left be.
             libc::syscall(
                 libc::SYS_close_range,
                 3u32,
                 u32::MAX,
                 libc::CLOSE_RANGE_CLOEXEC,
             );
-            for (resource, value) in settings {
-                if let Some(value) = value {
-                    let limit = libc::rlimit {
-                        rlim_cur: value,
-                        rlim_max: value,
-                    };
-                    if libc::setrlimit(resource, &limit) == -1 {
-                        return Err(io::Error::last_os_error());
-                    }
-                }
+        }
+        for (resource, value) in settings {
+            if let Some(value) = value {
+                let limit = Rlimit {
+                    current: Some(value),
+                    maximum: Some(value),
+                };
+                setrlimit(resource, limit)?;
             }
         }
         Ok(())
@@ -84,16 +92,48 @@ pub fn contain(command: &mut Command, limits: Rlimits) {
 /// Sends SIGKILL to every process of the group `pgid`. A group that no
 /// longer exists is not an error.
 pub fn kill_group(pgid: u32) {
-    let Ok(pgid) = libc::pid_t::try_from(pgid) else {
+    let Some(pgid) = i32::try_from(pgid).ok().and_then(Pid::from_raw) else {
         return;
     };
-    if pgid <= 1 {
-        return; // never signal "every process" or init's group
+    if pgid.is_init() {
+        return; // never signal init's group
     }
-    // SAFETY: `kill` takes plain integers and has no memory-safety
-    // preconditions; a negative pid names the process group.
-    unsafe {
-        libc::kill(-pgid, libc::SIGKILL);
+    let _ = kill_process_group(pgid, Signal::KILL);
+}
+
+/// Waits at most `within` for `child` to exit, and reaps it if it did.
+///
+/// Not the `wait-timeout` crate: it installs a process-wide `SIGCHLD`
+/// handler that writes to a pipe, and the sandbox's init and mirror
+/// (`sandbox/sys.rs`), forked from the host without `exec`, would inherit
+/// it with that pipe closed. A pidfd (Linux 5.3) becomes readable when its
+/// process exits, and concerns no one else.
+pub fn wait_timeout(child: &mut Child, within: Duration) -> io::Result<Option<ExitStatus>> {
+    if let Some(status) = child.try_wait()? {
+        return Ok(Some(status));
+    }
+    let pid = i32::try_from(child.id())
+        .ok()
+        .and_then(Pid::from_raw)
+        .ok_or_else(|| io::Error::other("a child without a process id"))?;
+    let exited = pidfd_open(pid, PidfdFlags::empty())?;
+    let deadline = Instant::now() + within;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let timeout = Timespec::try_from(left).unwrap_or(Timespec {
+            tv_sec: i64::MAX,
+            tv_nsec: 0,
+        });
+        match poll(&mut [PollFd::new(&exited, PollFlags::IN)], Some(&timeout)) {
+            Ok(_) | Err(Errno::INTR) => {}
+            Err(e) => return Err(e.into()),
+        }
+        if let Some(status) = child.try_wait()? {
+            return Ok(Some(status));
+        }
+        if left.is_zero() {
+            return Ok(None);
+        }
     }
 }
 
@@ -105,4 +145,37 @@ pub fn cpu_count() -> f64 {
     // preconditions.
     let n = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_CONF) };
     n.max(1) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_wait_gives_the_exit_status_or_nothing_while_the_child_runs() {
+        let mut quick = Command::new("sh")
+            .args(["-c", "sleep 0.2; exit 3"])
+            .spawn()
+            .expect("sh starts");
+        let status = wait_timeout(&mut quick, Duration::from_secs(60)).expect("waits");
+        assert_eq!(status.and_then(|s| s.code()), Some(3));
+        // Reaped: asking again gives the same status at once.
+        let again = wait_timeout(&mut quick, Duration::ZERO).expect("waits");
+        assert_eq!(again.and_then(|s| s.code()), Some(3));
+
+        let mut slow = Command::new("sleep")
+            .arg("60")
+            .spawn()
+            .expect("sleep starts");
+        assert!(
+            wait_timeout(&mut slow, Duration::from_millis(50))
+                .expect("waits")
+                .is_none(),
+            "a sleeping child has not exited"
+        );
+        kill_group(slow.id()); // not a group leader: nothing happens
+        slow.kill().expect("kills");
+        let status = wait_timeout(&mut slow, Duration::from_secs(60)).expect("waits");
+        assert!(status.is_some_and(|s| !s.success()), "{status:?}");
+    }
 }
