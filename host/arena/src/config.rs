@@ -8,6 +8,7 @@ use clue_engine::{ConfigError, GameConfig, acting_seats};
 use clue_plugin_api::Variant;
 use serde::{Deserialize, Serialize};
 use serde_saphyr::Spanned;
+use sha2::{Digest, Sha256};
 
 use crate::board_files;
 
@@ -938,14 +939,14 @@ fn first_line(message: &str) -> String {
     }
 }
 
-/// A stable 64-bit FNV-1a hash of a tournament file's text, in hex.
+/// The SHA-256 of a tournament file's text, in hex.
 pub fn hash(text: &str) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in text.as_bytes() {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    format!("{h:016x}")
+    hex(&Sha256::digest(text.as_bytes()))
+}
+
+/// Bytes as lower-case hex.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]

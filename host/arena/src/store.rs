@@ -109,6 +109,12 @@ pub enum StoreError {
         stored: String,
         given: String,
     },
+    #[error(
+        "{path} was started by an older clue, whose fingerprint of the tournament's files \
+         (a 64-bit FNV-1a hash, {stored}) this clue no longer makes: finish it with the clue \
+         that started it, or use another --db"
+    )]
+    OlderFingerprint { path: String, stored: String },
     #[error("{path} holds no tournament (run `clue tournament run FILE --db {path}` first)")]
     Empty { path: String },
     #[error("{path}: no game {index} in the store")]
@@ -387,6 +393,12 @@ impl Store {
     pub fn bind(&mut self, t: &Tournament) -> Result<(), StoreError> {
         let given = t.fingerprint();
         if let Some(meta) = self.meta()? {
+            if is_older_fingerprint(&meta.hash) {
+                return Err(StoreError::OlderFingerprint {
+                    path: self.db.name().to_string(),
+                    stored: meta.hash,
+                });
+            }
             if meta.hash != given || meta.source != t.source {
                 return Err(StoreError::Different {
                     path: self.db.name().to_string(),
@@ -626,6 +638,13 @@ fn stderr_tail(stderr: &str) -> String {
     format!("...{kept}")
 }
 
+/// Whether a stored fingerprint is of the form clue made before it used
+/// SHA-256 (sixteen hex digits of FNV-1a): such a store's board files cannot
+/// be checked.
+fn is_older_fingerprint(stored: &str) -> bool {
+    stored.len() == 16 && stored.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -643,6 +662,37 @@ mod tests {
             suggestions: 0,
             stderr: stderr.map(String::from),
         }
+    }
+
+    #[test]
+    fn a_store_started_by_an_older_clue_is_named_as_such() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = "variant: generalized\nplayers: 2\nseed: 1\n\
+                    schedule: {kind: random, games: 1}\nbots:\n\
+                    \x20 - {name: a, kind: builtin, path: notebook}\n\
+                    \x20 - {name: b, kind: builtin, path: clueless}\n";
+        let t = crate::config::parse(text, "t.yaml", dir.path()).unwrap();
+        let mut store = Store::open(&dir.path().join("t.sqlite")).unwrap();
+        store.bind(&t).unwrap();
+        let stored = store.require_meta().unwrap().hash;
+        assert_eq!(stored, t.fingerprint());
+        assert_eq!(stored.len(), 64, "a SHA-256 in hex: {stored}");
+        store.bind(&t).expect("the same file binds again");
+        // What an older clue wrote: sixteen hex digits of FNV-1a.
+        store
+            .db
+            .put_meta(&[("hash", "84a5bd1fc2a4e7c0".into())])
+            .unwrap();
+        let error = store.bind(&t).unwrap_err();
+        assert!(
+            matches!(error, StoreError::OlderFingerprint { .. }),
+            "{error:?}"
+        );
+        assert!(
+            error.to_string().contains("started by an older clue")
+                && error.to_string().contains("84a5bd1fc2a4e7c0"),
+            "{error}"
+        );
     }
 
     #[test]

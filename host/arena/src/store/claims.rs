@@ -140,16 +140,12 @@ fn sha256(path: &Path) -> String {
     };
     loop {
         match file.read(&mut buffer) {
-            Ok(0) => return hex(&hasher.finalize()),
+            Ok(0) => return crate::config::hex(&hasher.finalize()),
             Ok(n) => hasher.update(&buffer[..n]),
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(_) => return String::new(),
         }
     }
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The files a tournament plays with: each native or wasm bot's file, each
@@ -189,7 +185,7 @@ pub fn file_hashes(t: &Tournament) -> Vec<FileHash> {
         out.push(FileHash {
             what: "board".into(),
             path: name.clone(),
-            sha256: hex(&Sha256::digest(text.as_bytes())),
+            sha256: crate::config::hash(text),
         });
     }
     out
@@ -407,7 +403,7 @@ mod tests {
         let path = dir.path().join("bot");
         let bytes: Vec<u8> = (0..200_000u32).map(|i| (i % 251) as u8).collect();
         std::fs::write(&path, &bytes).expect("the file");
-        assert_eq!(sha256(&path), hex(&Sha256::digest(&bytes)));
+        assert_eq!(sha256(&path), crate::config::hex(&Sha256::digest(&bytes)));
         std::fs::write(&path, "abc").expect("the file");
         assert_eq!(
             sha256(&path),
