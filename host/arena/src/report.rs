@@ -2,6 +2,9 @@
 
 use std::fmt::Write;
 
+use comfy_table::presets::{ASCII_MARKDOWN, NOTHING};
+use comfy_table::{CellAlignment, ContentArrangement, Table};
+
 use crate::stats::{ContestOutcome, Report, SettingReport};
 
 /// The output formats of `clue tournament report`.
@@ -264,98 +267,81 @@ fn opt(x: Option<f64>, digits: usize) -> String {
     x.map_or_else(|| "-".into(), |x| format!("{x:.digits$}"))
 }
 
-/// Aligned columns (first column left, the rest right), or a Markdown table.
+/// Aligned columns (first column left, the rest right, two spaces between),
+/// or a Markdown table. The first row is the header.
 fn grid(rows: &[Vec<String>], md: bool) -> String {
-    let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
-    let width: Vec<usize> = (0..cols)
-        .map(|c| {
-            rows.iter()
-                .filter_map(|r| r.get(c))
-                .map(|s| s.chars().count())
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let mut out = String::new();
-    for (i, row) in rows.iter().enumerate() {
-        let cells: Vec<String> = row
-            .iter()
-            .enumerate()
-            .map(|(c, s)| {
-                if c == 0 {
-                    format!("{s:<w$}", w = width[c])
-                } else {
-                    format!("{s:>w$}", w = width[c])
-                }
-            })
-            .collect();
-        if md {
-            let _ = writeln!(out, "| {} |", cells.join(" | "));
-            if i == 0 {
-                let rule: Vec<String> = width
-                    .iter()
-                    .enumerate()
-                    .map(|(c, w)| {
-                        let dashes = "-".repeat((*w).max(3) - 1);
-                        if c == 0 {
-                            format!("{dashes}-")
-                        } else {
-                            format!("{dashes}:")
-                        }
-                    })
-                    .collect();
-                let _ = writeln!(out, "| {} |", rule.join(" | "));
-            }
-        } else {
-            let _ = writeln!(out, "{}", cells.join("  ").trim_end());
+    let Some((header, body)) = rows.split_first() else {
+        return String::new();
+    };
+    let mut table = Table::new();
+    table
+        .load_preset(if md { ASCII_MARKDOWN } else { NOTHING })
+        .set_content_arrangement(ContentArrangement::Disabled)
+        .set_header(header)
+        .add_rows(body);
+    let last = table.column_count().saturating_sub(1);
+    for (c, column) in table.column_iter_mut().enumerate() {
+        if c > 0 {
+            column.set_cell_alignment(CellAlignment::Right);
+        }
+        if !md {
+            column.set_padding((0, if c == last { 0 } else { 2 }));
         }
     }
+    let mut out = table.trim_fmt();
+    out.push('\n');
     out
 }
 
 fn csv(report: &Report) -> String {
-    let mut out = String::from(
-        "setting,bot,games,wins,win_rate,wilson_low,wilson_high,rating,uncertainty,\
-         disqualified,mean_turns_to_win,calls,mean_call_us,max_call_us,mean_fuel_per_call,\
-         max_fuel_per_game,max_fuel_per_call\n",
-    );
+    let mut out = csv::Writer::from_writer(Vec::new());
+    let header = [
+        "setting",
+        "bot",
+        "games",
+        "wins",
+        "win_rate",
+        "wilson_low",
+        "wilson_high",
+        "rating",
+        "uncertainty",
+        "disqualified",
+        "mean_turns_to_win",
+        "calls",
+        "mean_call_us",
+        "max_call_us",
+        "mean_fuel_per_call",
+        "max_fuel_per_game",
+        "max_fuel_per_call",
+    ];
     let f = |x: Option<f64>| x.map_or(String::new(), |x| format!("{x:.6}"));
+    let n = |x: Option<u64>| x.map_or(String::new(), |x| x.to_string());
+    // Writing to a `Vec` cannot fail.
+    let _ = out.write_record(header);
     for s in report.settings.iter().chain([&report.total]) {
         for st in &s.standings {
-            let _ = writeln!(
-                out,
-                "{},{},{},{},{:.6},{:.6},{:.6},{:.6},{:.6},{},{},{},{},{},{},{},{}",
-                quote(&s.label),
-                quote(&st.bot),
-                st.games,
-                st.wins,
-                st.win_rate,
-                st.wilson_low,
-                st.wilson_high,
-                st.rating,
-                st.uncertainty,
-                st.disqualified,
+            let _ = out.write_record([
+                s.label.clone(),
+                st.bot.clone(),
+                st.games.to_string(),
+                st.wins.to_string(),
+                format!("{:.6}", st.win_rate),
+                format!("{:.6}", st.wilson_low),
+                format!("{:.6}", st.wilson_high),
+                format!("{:.6}", st.rating),
+                format!("{:.6}", st.uncertainty),
+                st.disqualified.to_string(),
                 f(st.mean_turns_to_win),
-                st.calls,
+                st.calls.to_string(),
                 f(st.mean_call_us),
                 f(st.max_call_us),
                 f(st.mean_fuel_per_call),
-                st.max_fuel_per_game
-                    .map_or(String::new(), |x| x.to_string()),
-                st.max_fuel_per_call
-                    .map_or(String::new(), |x| x.to_string()),
-            );
+                n(st.max_fuel_per_game),
+                n(st.max_fuel_per_call),
+            ]);
         }
     }
-    out
-}
-
-fn quote(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
+    String::from_utf8(out.into_inner().unwrap_or_default()).unwrap_or_default()
 }
 
 #[cfg(test)]

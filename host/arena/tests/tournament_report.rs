@@ -176,4 +176,19 @@ fn every_format_carries_the_figures() {
         line.starts_with("total,A,4,2,0.500000,0.150039,0.849961,"),
         "{line}"
     );
+    // A setting's label with a comma and quotes (a sweep's board files) is
+    // one quoted field.
+    let label = "layout: a,b.csv \"x\"".to_string();
+    let report = stats::compute(&bots, &[label], &games());
+    let csv = report::render(&report, Format::Csv);
+    assert!(
+        csv.lines()
+            .any(|l| l.starts_with("\"layout: a,b.csv \"\"x\"\"\",A,4,2,")),
+        "{csv}"
+    );
+    assert_eq!(
+        csv.lines().map(|l| l.matches(',').count()).min(),
+        Some(16),
+        "17 fields a line: {csv}"
+    );
 }
