@@ -789,13 +789,9 @@ pub fn kill_cgroup(cgroup: &Path) {
         if pids.is_empty() {
             return;
         }
-        for pid in pids {
-            if pid > 1 {
-                // SAFETY: `kill` takes plain integers and has no memory-safety
-                // preconditions.
-                unsafe {
-                    libc::kill(pid, libc::SIGKILL);
-                }
+        for pid in pids.into_iter().filter(|&pid| pid > 1) {
+            if let Some(pid) = rustix::process::Pid::from_raw(pid) {
+                let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
             }
         }
         std::thread::sleep(std::time::Duration::from_millis(2));
