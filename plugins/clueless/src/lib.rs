@@ -8,6 +8,8 @@
 //! assert_eq!(bot.name(), "clueless");
 //! ```
 
+#![forbid(unsafe_code)]
+
 use clue_plugin_api::{
     Accusation, AccusePoint, AccuseRequest, Card, Category, Event, MoveRequest, Player, Position,
     RespondRequest, Setup, SuggestRequest, Suggestion,

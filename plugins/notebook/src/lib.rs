@@ -7,6 +7,8 @@
 //! assert_eq!(notebook::Notebook::default().name(), "notebook");
 //! ```
 
+#![forbid(unsafe_code)]
+
 mod knowledge;
 
 pub use knowledge::{Holder, Knowledge};

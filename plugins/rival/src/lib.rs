@@ -55,6 +55,8 @@
 //! assert!(record.winner.is_some());
 //! ```
 
+#![forbid(unsafe_code)]
+
 // The worst case of a question lives in `sleuth` (plugins/sleuth/src/worst.rs),
 // whose Speed Clue questions use it too.
 pub use sleuth::worst::{Left, solutions_left, worst_case};

@@ -63,6 +63,8 @@
 //! assert_eq!(knowledge.owner_of(8), Some(Owner::Player(3)));
 //! ```
 
+#![forbid(unsafe_code)]
+
 mod cards;
 mod error;
 mod exact;

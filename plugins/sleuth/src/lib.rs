@@ -24,6 +24,8 @@
 //! assert!(record.winner.is_some());
 //! ```
 
+#![forbid(unsafe_code)]
+
 mod belief;
 mod board;
 mod gain;
