@@ -187,6 +187,11 @@ pub enum RunError {
         bot: String,
         message: String,
     },
+    #[error(
+        "{store} holds games played with other files: {why}; put it back as it was, \
+         or start the tournament anew in another store"
+    )]
+    Changed { store: String, why: String },
 }
 
 /// How the run reports as it goes.
@@ -262,6 +267,34 @@ pub fn build(t: &mut Tournament) -> Result<(), RunError> {
     t.take_built_paths();
     check_files(t, true)?;
     Ok(())
+}
+
+/// The builds for a coordinator (`run` or `resume`) on `store`. A store
+/// that holds games of this tournament keeps the bots they were played
+/// with. When every bot and board file is still as it was, nothing is built:
+/// a build need not give the same bytes twice (a `.jar` keeps its time).
+/// When one is not, the builds run, and a file still not as it was is
+/// refused: the standings would mix two versions of a bot.
+pub fn build_for(t: &mut Tournament, store: &Store) -> Result<(), RunError> {
+    let resumed =
+        store.meta()?.is_some_and(|meta| meta.source == t.source) && !store.done()?.is_empty();
+    if !resumed {
+        return build(t);
+    }
+    t.take_built_paths();
+    if store.played_with_other_files(t)?.is_none() {
+        tracing::info!("every bot file is as the stored games were played with: nothing built");
+        check_files(t, true)?;
+        return Ok(());
+    }
+    build(t)?;
+    match store.played_with_other_files(t)? {
+        None => Ok(()),
+        Some(why) => Err(RunError::Changed {
+            store: store.name().to_string(),
+            why,
+        }),
+    }
 }
 
 /// How long a claim lasts without a heartbeat, unless a worker says otherwise.

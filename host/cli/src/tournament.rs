@@ -121,8 +121,8 @@ pub fn run(command: TournamentCommand) -> anyhow::Result<ExitCode> {
         } => {
             let mut t = config::load(&file)?;
             let db = db.unwrap_or_else(|| t.store.clone());
-            runner::build(&mut t)?;
             let store = Store::open(&db)?;
+            runner::build_for(&mut t, &store)?;
             play(&t, store, quiet, &player.worker(&t), Part::Coordinator)
         }
         TournamentCommand::Check { file, build } => {
@@ -140,7 +140,7 @@ pub fn run(command: TournamentCommand) -> anyhow::Result<ExitCode> {
             let store = Store::open(&db)?;
             let meta = store.require_meta()?;
             let mut t = config::parse(&meta.source, &meta.file, Path::new(&meta.base_dir))?;
-            runner::build(&mut t)?;
+            runner::build_for(&mut t, &store)?;
             play(&t, store, quiet, &player.worker(&t), Part::Coordinator)
         }
         TournamentCommand::Worker {

@@ -191,3 +191,80 @@ fn a_stored_game_replays_and_a_different_file_is_refused() {
         "{stderr}"
     );
 }
+
+/// A resume plays the rest with the bots the stored games were played with:
+/// nothing is built again while their files are as they were (a build need
+/// not give the same bytes twice), and a bot file that changed is refused
+/// by name rather than mixed into the standings.
+#[test]
+fn a_resume_keeps_the_bots_the_stored_games_were_played_with() {
+    use std::os::unix::fs::PermissionsExt;
+    let contest = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("a folder");
+    let at = |name: &str| contest.path().join(name);
+    let example = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../plugins/python-example/bot.py"
+    );
+    let source = std::fs::read_to_string(example).expect("the example bot");
+    std::fs::write(at("src.py"), &source).expect("the entrant's source");
+    for path in [contest.path().to_path_buf(), at("src.py")] {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    std::fs::write(
+        at("t.yaml"),
+        "variant: classic
+players: 3
+schedule: {kind: all-seatings}
+bots:
+  - {name: sleuth, kind: builtin, path: sleuth}
+  - {name: notebook, kind: builtin, path: notebook}
+  - name: made
+    kind: jsonl
+    command: python3 -u made.py
+    build: echo built >> builds.log && cp src.py made.py
+",
+    )
+    .expect("the file");
+    let (file, db) = (at("t.yaml"), at("t.sqlite"));
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_clue"))
+            .args(args)
+            .output()
+            .expect("clue runs");
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        (out.status.success(), stderr)
+    };
+    let builds = || std::fs::read_to_string(at("builds.log")).map_or(0, |log| log.lines().count());
+    let (file_s, db_s) = (file.to_str().unwrap(), db.to_str().unwrap());
+    let (ok, stderr) = run(&["tournament", "run", "--quiet", file_s, "--db", db_s]);
+    assert!(ok, "{stderr}");
+    assert_eq!(builds(), 1);
+    let played = Store::open(&db).unwrap().done().unwrap().len();
+    assert_eq!(played, 6, "all seatings of three bots");
+
+    // The files as the games were played with: nothing is built.
+    let (ok, stderr) = run(&["tournament", "resume", "--quiet", "--db", db_s]);
+    assert!(ok, "{stderr}");
+    assert_eq!(builds(), 1, "a resume with the same files builds nothing");
+
+    // The entrant's source changed and its built file is gone: the build
+    // runs, and the bot it makes is not the one the games were played with.
+    std::fs::write(at("src.py"), format!("{source}\n# edited\n")).expect("an edit");
+    std::fs::remove_file(at("made.py")).expect("the built bot removed");
+    let (ok, stderr) = run(&["tournament", "resume", "--quiet", "--db", db_s]);
+    assert!(!ok, "a changed bot was resumed with");
+    assert_eq!(builds(), 2, "its build ran");
+    assert!(
+        stderr.contains("holds games played with other files: bot `made`: made.py differs from the file the tournament was started with")
+            && stderr.contains("start the tournament anew in another store"),
+        "{stderr}"
+    );
+    assert_eq!(Store::open(&db).unwrap().done().unwrap().len(), played);
+
+    // The source put back: the build makes the same bot again, and the
+    // resume goes on (with nothing left to play).
+    std::fs::write(at("src.py"), &source).expect("the source put back");
+    let (ok, stderr) = run(&["tournament", "resume", "--quiet", "--db", db_s]);
+    assert!(ok, "{stderr}");
+    assert_eq!(builds(), 3);
+}

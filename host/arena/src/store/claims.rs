@@ -191,6 +191,50 @@ pub fn file_hashes(t: &Tournament) -> Vec<FileHash> {
     out
 }
 
+/// How the files here differ from those a tournament was started with.
+#[derive(Debug)]
+enum Difference {
+    /// `bot `x`: bot.py`: the file is not here.
+    Missing(String),
+    /// The file is here but cannot be read.
+    Unreadable(String),
+    /// `bot `x`: bot.py differs from the file the tournament was started
+    /// with (sha256 ... there, ... here)`.
+    Changed(String),
+    /// A file here that the tournament was not started with, said whole.
+    Extra(String),
+}
+
+/// The first stored file that is not here as it was, else the first file
+/// here that was not stored.
+fn first_difference(stored: &[FileHash], here: &[FileHash]) -> Option<Difference> {
+    for want in stored {
+        let found = here
+            .iter()
+            .find(|h| h.what == want.what && h.path == want.path);
+        let named = format!("{}: {}", want.what, want.path);
+        match found {
+            None => return Some(Difference::Missing(named)),
+            Some(h) if h.sha256.is_empty() => return Some(Difference::Unreadable(named)),
+            Some(h) if h.sha256 != want.sha256 => {
+                return Some(Difference::Changed(format!(
+                    "{named} differs from the file the tournament was started with \
+                     (sha256 {} there, {} here)",
+                    short(&want.sha256),
+                    short(&h.sha256)
+                )));
+            }
+            Some(_) => {}
+        }
+    }
+    here.iter().find(|h| !stored.contains(h)).map(|extra| {
+        Difference::Extra(format!(
+            "{}: {} is not among the files the tournament was started with",
+            extra.what, extra.path
+        ))
+    })
+}
+
 impl Store {
     /// Writes the tournament's schedule (the rows not yet written; games
     /// already stored are marked done), then the hashes of its files and
@@ -231,6 +275,35 @@ impl Store {
         self.db.get("origin")
     }
 
+    /// The hashes of the files the tournament was started with.
+    fn stored_files(&self) -> Result<Vec<FileHash>, StoreError> {
+        Ok(self
+            .db
+            .get("files")?
+            .and_then(|f| serde_json::from_str(&f).ok())
+            .unwrap_or_default())
+    }
+
+    /// On a store that holds games: why the bot and board files here are
+    /// not those the games were played with (one line), or `None` when they
+    /// are. A store with no game stored yet has nothing to keep, and a
+    /// `resume` or another `run` may build the bots afresh.
+    pub fn played_with_other_files(&self, t: &Tournament) -> Result<Option<String>, StoreError> {
+        // A store of schema version 1 recorded no files: nothing to compare.
+        if self.db.done()?.is_empty() || self.db.get("files")?.is_none() {
+            return Ok(None);
+        }
+        Ok(
+            first_difference(&self.stored_files()?, &file_hashes(t)).map(|difference| {
+                match difference {
+                    Difference::Missing(what) => format!("{what} is not found"),
+                    Difference::Unreadable(what) => format!("{what} cannot be read"),
+                    Difference::Changed(what) | Difference::Extra(what) => what,
+                }
+            }),
+        )
+    }
+
     /// Refuses a worker whose tournament is not the one in the store: the
     /// file's text, then each bot file and board file by its hash. The
     /// message names the first file that differs.
@@ -256,41 +329,15 @@ impl Store {
                 crate::config::hash(&t.source)
             )));
         }
-        let stored: Vec<FileHash> = self
-            .db
-            .get("files")?
-            .and_then(|f| serde_json::from_str(&f).ok())
-            .unwrap_or_default();
-        let here = file_hashes(t);
-        for want in &stored {
-            let found = here
-                .iter()
-                .find(|h| h.what == want.what && h.path == want.path);
-            let message = match found {
-                None => format!(
-                    "{}: {} is not found here (it was at {})",
-                    want.what, want.path, meta.file
-                ),
-                Some(h) if h.sha256.is_empty() => {
-                    format!("{}: {} cannot be read here", want.what, want.path)
+        if let Some(difference) = first_difference(&self.stored_files()?, &file_hashes(t)) {
+            return Err(refuse(match difference {
+                Difference::Missing(what) => {
+                    format!("{what} is not found here (it was at {})", meta.file)
                 }
-                Some(h) if h.sha256 != want.sha256 => format!(
-                    "{}: {} differs from the file the tournament was started with \
-                     (sha256 {} there, {} here): copy the coordinator's file",
-                    want.what,
-                    h.path,
-                    short(&want.sha256),
-                    short(&h.sha256)
-                ),
-                Some(_) => continue,
-            };
-            return Err(refuse(message));
-        }
-        if let Some(extra) = here.iter().find(|h| !stored.contains(h)) {
-            return Err(refuse(format!(
-                "{}: {} is not among the files the tournament was started with",
-                extra.what, extra.path
-            )));
+                Difference::Unreadable(what) => format!("{what} cannot be read here"),
+                Difference::Changed(what) => format!("{what}: copy the coordinator's file"),
+                Difference::Extra(what) => what,
+            }));
         }
         if meta.hash != t.fingerprint() {
             return Err(refuse(format!(
