@@ -622,20 +622,7 @@ fn stored_detail(seat: &clue_engine::SeatRecord) -> Option<String> {
 
 /// The last few lines a bot wrote to stderr, on one line.
 fn stderr_tail(stderr: &str) -> String {
-    const LINES: usize = 3;
-    const CHARS: usize = 300;
-    let lines: Vec<&str> = stderr
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect();
-    let tail = lines[lines.len().saturating_sub(LINES)..].join(" | ");
-    let count = tail.chars().count();
-    if count <= CHARS {
-        return tail;
-    }
-    let kept: String = tail.chars().skip(count - CHARS).collect();
-    format!("...{kept}")
+    clue_runtime::process::last_lines(stderr, 3, 300)
 }
 
 /// Whether a stored fingerprint is of the form clue made before it used

@@ -212,19 +212,14 @@ fn preflight(
 /// What the worker said last: its own report if it made one, else the last
 /// few lines of stderr (a runtime's "fatal runtime error: stack overflow").
 fn last_words(stderr: &str) -> Option<String> {
-    let lines: Vec<&str> = stderr
+    if let Some(report) = stderr
         .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect();
-    if let Some(report) = lines.iter().rev().find_map(|l| l.strip_prefix(REPORT)) {
+        .rev()
+        .find_map(|l| l.trim().strip_prefix(REPORT))
+    {
         return Some(report.to_string());
     }
-    if lines.is_empty() {
-        return None;
-    }
-    let tail = lines[lines.len().saturating_sub(2)..].join(" | ");
-    Some(tail.chars().take(400).collect())
+    Some(crate::process::last_lines(stderr, 2, 400)).filter(|tail| !tail.is_empty())
 }
 
 impl SeatController for IsolatedNative {

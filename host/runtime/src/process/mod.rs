@@ -33,7 +33,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 pub use child::{BotProcess, clip};
-pub use output::StderrTap;
+pub use output::{StderrTap, last_lines};
 
 /// How long the record waits, after a bot was killed for a fault, for the
 /// rest of its stderr to arrive.

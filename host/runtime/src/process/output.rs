@@ -153,6 +153,25 @@ fn text(bytes: &[u8]) -> String {
     s.strip_suffix('\r').unwrap_or(&s).to_string()
 }
 
+/// The last `lines` non-blank lines of a bot's stderr on one line, joined
+/// by ` | `, keeping at most the last `chars` characters (where a runtime
+/// puts its verdict): what a message or a stored record says of why it
+/// failed.
+pub fn last_lines(stderr: &str, lines: usize, chars: usize) -> String {
+    let kept: Vec<&str> = stderr
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let tail = kept[kept.len().saturating_sub(lines)..].join(" | ");
+    let count = tail.chars().count();
+    if count <= chars {
+        return tail;
+    }
+    let end: String = tail.chars().skip(count - chars).collect();
+    format!("...{end}")
+}
+
 /// A bot's stderr, kept up to a cap. Clone it to keep it after the game.
 #[derive(Clone, Debug, Default)]
 pub struct StderrTap {
@@ -231,5 +250,19 @@ impl StderrTap {
                     kept.dropped += (n - room) as u64;
                 }
             });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::last_lines;
+
+    #[test]
+    fn the_last_lines_of_stderr_keep_their_end() {
+        assert_eq!(last_lines("", 3, 10), "");
+        assert_eq!(last_lines("a\n\n  b \nc\nd\n", 3, 100), "b | c | d");
+        assert_eq!(last_lines("one\ntwo", 5, 100), "one | two");
+        // Clipped from the front, where the verdict is not.
+        assert_eq!(last_lines("xxxxxxxxxEND", 1, 5), "...xxEND");
     }
 }
