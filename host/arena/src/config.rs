@@ -546,7 +546,7 @@ pub fn parse(text: &str, file: &str, base_dir: &Path) -> Result<Tournament, File
         limits,
         inputs,
     };
-    check_files(&tournament, false)?;
+    check_files_before_builds(&tournament)?;
     Ok(tournament)
 }
 
@@ -818,14 +818,25 @@ fn is_script(path: &Path) -> bool {
         .is_some_and(|e| SCRIPT_EXTENSIONS.contains(&e))
 }
 
-/// Checks that each native or wasm bot's file exists, and that a process
-/// bot's program (when written as a path) does. Bots with a `build:` command
-/// are checked only when `built` (after the builds ran).
-pub fn check_files(t: &Tournament, built: bool) -> Result<(), FileError> {
-    for bot in &t.bots {
-        if bot.build.is_some() && !built {
-            continue;
-        }
+/// Checks every bot's files, once the builds ran: that each native or wasm
+/// bot's file exists, that a process bot's program (when written as a path)
+/// does, and the rest of [`files_refused`].
+pub fn check_files(t: &Tournament) -> Result<(), FileError> {
+    refuse_first(t, t.bots.iter())
+}
+
+/// [`check_files`] for the bots whose files are there before any build:
+/// those without a `build:` command, checked when the file is read.
+fn check_files_before_builds(t: &Tournament) -> Result<(), FileError> {
+    refuse_first(t, t.bots.iter().filter(|bot| bot.build.is_none()))
+}
+
+/// The first of `bots` whose files are refused, at its line.
+fn refuse_first<'a>(
+    t: &Tournament,
+    bots: impl Iterator<Item = &'a BotEntry>,
+) -> Result<(), FileError> {
+    for bot in bots {
         if let Some(problem) = files_refused(t, bot) {
             return Err(FileError {
                 file: t.file.clone(),

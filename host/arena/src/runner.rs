@@ -265,7 +265,7 @@ pub fn build(t: &mut Tournament) -> Result<(), RunError> {
         }
     }
     t.take_built_paths();
-    check_files(t, true)?;
+    check_files(t)?;
     Ok(())
 }
 
@@ -284,7 +284,7 @@ pub fn build_for(t: &mut Tournament, store: &Store) -> Result<(), RunError> {
     t.take_built_paths();
     if store.played_with_other_files(t)?.is_none() {
         tracing::info!("every bot file is as the stored games were played with: nothing built");
-        check_files(t, true)?;
+        check_files(t)?;
         return Ok(());
     }
     build(t)?;

@@ -158,7 +158,7 @@ pub fn run(command: TournamentCommand) -> anyhow::Result<ExitCode> {
             let t = config::load(&file)?;
             // The bots are built by the coordinator and copied here: a worker
             // checks they are the same files, and builds nothing.
-            config::check_files(&t, true)?;
+            config::check_files(&t)?;
             store.check_worker(&t)?;
             play(&t, store, quiet, &player.worker(&t), Part::Worker)
         }
