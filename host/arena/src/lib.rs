@@ -14,7 +14,7 @@
 //! let t = config::load("tournament.yaml".as_ref()).unwrap();
 //! let mut store = Store::open(&t.store).unwrap();
 //! let stop = AtomicBool::new(false);
-//! let options = runner::RunOptions { stop: &stop, progress: false, standings_every: None };
+//! let options = runner::RunOptions { stop: &stop, watch: &runner::Unwatched, standings_every: None };
 //! runner::run(&t, &mut store, &runner::SpecConnector, &options).unwrap();
 //! ```
 

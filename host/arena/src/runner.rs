@@ -5,7 +5,6 @@
 //! soon as it ends, if its claim still stands. A heartbeat thread keeps the
 //! claims alive.
 
-use std::io::IsTerminal;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -13,7 +12,6 @@ use std::time::{Duration, Instant};
 
 use clue_engine::{Fault, LogEntry, SeatController, play_observed};
 use clue_plugin_api::{DqReason, Reply, Request};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::config::{BotEntry, FileError, Tournament, check_files};
 use crate::logfile::{Header, LOG_FORMAT};
@@ -198,11 +196,39 @@ pub enum RunError {
 pub struct RunOptions<'a> {
     /// Set (e.g. by Ctrl-C) to stop taking new games; games in play finish and are kept.
     pub stop: &'a AtomicBool,
-    /// Show the progress bar (it is hidden anyway when stderr is not a terminal).
-    pub progress: bool,
+    /// What the run shows as it goes (the binary's progress bar and
+    /// standings), or [`Unwatched`].
+    pub watch: &'a dyn Watch,
     /// Print the standings this often while running (and always at the end).
     pub standings_every: Option<Duration>,
 }
+
+/// What a run shows as it goes. The library prints nothing: `clue
+/// tournament` draws its progress bar and prints the standings through
+/// this, and a library user or a test passes [`Unwatched`].
+pub trait Watch: Sync {
+    /// The run begins with `done` of `scheduled` games already stored.
+    fn start(&self, _scheduled: u64, _done: u64) {}
+    /// Whether [`Watch::progress`] shows anything: the store is asked for
+    /// the schedule's state only then.
+    fn shows_progress(&self) -> bool {
+        false
+    }
+    /// The schedule's state: games stored by every worker, games in play,
+    /// each worker's throughput.
+    fn progress(&self, _now: &Progress) {}
+    /// A game played here ended.
+    fn game_done(&self) {}
+    /// The standings so far, every [`RunOptions::standings_every`].
+    fn standings(&self, _table: &str) {}
+    /// The run is over (finished, stopped or failed).
+    fn finish(&self) {}
+}
+
+/// Shows nothing.
+pub struct Unwatched;
+
+impl Watch for Unwatched {}
 
 /// What a run did.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -456,8 +482,8 @@ fn play_claims(
             stopped: false,
         },
     };
-    let bar = progress_bar(start.scheduled, start.done, options.progress);
-    let _shown = (!bar.is_hidden()).then(|| Shown::new(&bar));
+    let watch = options.watch;
+    watch.start(start.scheduled, start.done);
     tracing::info!(
         scheduled = start.scheduled,
         already = start.done,
@@ -569,7 +595,7 @@ fn play_claims(
                 }
                 match store.progress() {
                     Ok(p) => {
-                        show_progress(&bar, &p);
+                        watch.progress(&p);
                         if p.done >= p.scheduled {
                             break;
                         }
@@ -585,10 +611,12 @@ fn play_claims(
                 nothing_since = None;
                 continue;
             }
-            if !bar.is_hidden() && last_progress.is_none_or(|at| at.elapsed() >= PROGRESS_EVERY) {
+            if watch.shows_progress()
+                && last_progress.is_none_or(|at| at.elapsed() >= PROGRESS_EVERY)
+            {
                 last_progress = Some(Instant::now());
                 if let Ok(p) = store.progress() {
-                    show_progress(&bar, &p);
+                    watch.progress(&p);
                 }
             }
             let message = match rx.recv_timeout(LIVE_EVERY) {
@@ -609,13 +637,13 @@ fn play_claims(
                 Message::Done(index, result) => {
                     live.games.remove(&index);
                     playing.finished(index, *result, store);
-                    bar.inc(1);
+                    watch.game_done();
                     if let Some(every) = options.standings_every
                         && last_standings.elapsed() >= every
                     {
                         last_standings = Instant::now();
                         if let Ok(text) = standings_text(store) {
-                            bar.suspend(|| println!("{text}"));
+                            watch.standings(&text);
                         }
                     }
                 }
@@ -628,7 +656,7 @@ fn play_claims(
     if !left.is_empty() {
         let _ = store.release(&worker.id, &left);
     }
-    bar.finish_and_clear();
+    watch.finish();
     if let Some(e) = playing.failure {
         return Err(e);
     }
@@ -742,80 +770,10 @@ impl Live {
     }
 }
 
-/// The progress bar's position (games stored by every worker) and its
-/// message: games in play and each worker's throughput.
-fn show_progress(bar: &ProgressBar, p: &Progress) {
-    if bar.is_hidden() {
-        return;
-    }
-    bar.set_position(p.done);
-    let mut workers: Vec<String> = p
-        .workers
-        .iter()
-        .take(4)
-        .map(|w| format!("{} {:.1}/s", w.id, w.per_second))
-        .collect();
-    if p.workers.len() > 4 {
-        workers.push(format!("{} more", p.workers.len() - 4));
-    }
-    bar.set_message(format!("{} in play  {}", p.in_play, workers.join(", ")));
-}
-
 /// The current standings as a short table.
 pub fn standings_text(store: &Store) -> Result<String, StoreError> {
     let meta = store.require_meta()?;
     let games = store.games()?;
     let report = stats::compute(&meta.bots, &meta.settings, &games);
     Ok(crate::report::standings_table(&report.total))
-}
-
-/// The progress bar on screen, if a run is showing one: log lines are
-/// written through [`suspend_progress`] so they never tear it.
-static SHOWN: std::sync::Mutex<Option<ProgressBar>> = std::sync::Mutex::new(None);
-
-/// Runs `write` (a log line going to stderr) with the progress bar of a run
-/// in progress, if any, taken off the screen meanwhile and redrawn after.
-pub fn suspend_progress<R>(write: impl FnOnce() -> R) -> R {
-    let bar = SHOWN.lock().ok().and_then(|shown| shown.clone());
-    match bar {
-        Some(bar) => bar.suspend(write),
-        None => write(),
-    }
-}
-
-/// Shows `bar` to [`suspend_progress`] until dropped.
-struct Shown;
-
-impl Shown {
-    fn new(bar: &ProgressBar) -> Shown {
-        if let Ok(mut shown) = SHOWN.lock() {
-            *shown = Some(bar.clone());
-        }
-        Shown
-    }
-}
-
-impl Drop for Shown {
-    fn drop(&mut self) {
-        if let Ok(mut shown) = SHOWN.lock() {
-            *shown = None;
-        }
-    }
-}
-
-fn progress_bar(total: u64, done: u64, show: bool) -> ProgressBar {
-    let target = if show && std::io::stderr().is_terminal() {
-        ProgressDrawTarget::stderr()
-    } else {
-        ProgressDrawTarget::hidden()
-    };
-    let bar = ProgressBar::with_draw_target(Some(total), target);
-    if let Ok(style) = ProgressStyle::with_template(
-        "{bar:40} {pos}/{len} games  {per_sec}  ETA {eta}  [{elapsed_precise}]  {msg}",
-    ) {
-        bar.set_style(style);
-    }
-    bar.set_position(done);
-    bar.reset_eta();
-    bar
 }

@@ -127,7 +127,7 @@ fn a_sandboxed_build_compiles_an_entrant_in_its_folder_and_it_plays() {
     let stop = AtomicBool::new(false);
     let options = RunOptions {
         stop: &stop,
-        progress: false,
+        watch: &runner::Unwatched,
         standings_every: None,
     };
     let summary = runner::run(&t, &mut store, &SpecConnector, &options).expect("the run");

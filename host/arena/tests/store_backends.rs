@@ -48,7 +48,7 @@ fn play(text: &str, store: &mut Store) -> runner::RunSummary {
     let stop = AtomicBool::new(false);
     let options = RunOptions {
         stop: &stop,
-        progress: false,
+        watch: &runner::Unwatched,
         standings_every: None,
     };
     runner::run(&t, store, &SpecConnector, &options).expect("the tournament runs")

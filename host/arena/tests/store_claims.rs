@@ -119,7 +119,7 @@ fn a_run_stores_every_game_once_and_leaves_nothing_claimed() {
         let stop = std::sync::atomic::AtomicBool::new(false);
         let options = runner::RunOptions {
             stop: &stop,
-            progress: false,
+            watch: &runner::Unwatched,
             standings_every: None,
         };
         let summary = runner::run(&t, &mut store, &SpecConnector, &options).unwrap();

@@ -47,7 +47,7 @@ fn options() -> RunOptions<'static> {
     static STOP: AtomicBool = AtomicBool::new(false);
     RunOptions {
         stop: &STOP,
-        progress: false,
+        watch: &runner::Unwatched,
         standings_every: None,
     }
 }

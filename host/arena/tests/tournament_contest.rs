@@ -283,7 +283,7 @@ fn a_contest_format_tournament_plays_and_counts_as_the_contest_did() {
     let stop = AtomicBool::new(false);
     let options = RunOptions {
         stop: &stop,
-        progress: false,
+        watch: &runner::Unwatched,
         standings_every: None,
     };
     let summary = runner::run(&t, &mut store, &SpecConnector, &options).unwrap();

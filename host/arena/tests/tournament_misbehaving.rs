@@ -92,7 +92,7 @@ fn play(misbehaviour: Misbehaviour) -> (tempfile::TempDir, Store) {
     let stop = AtomicBool::new(false);
     let options = RunOptions {
         stop: &stop,
-        progress: false,
+        watch: &runner::Unwatched,
         standings_every: None,
     };
     let summary = runner::run(&t, &mut store, &WithBad(misbehaviour), &options).unwrap();

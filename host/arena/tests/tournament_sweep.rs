@@ -54,7 +54,7 @@ fn each_setting_is_played_and_reported_and_the_total_adds_up() {
     let stop = AtomicBool::new(false);
     let options = RunOptions {
         stop: &stop,
-        progress: false,
+        watch: &runner::Unwatched,
         standings_every: None,
     };
     let summary = runner::run(&t, &mut store, &SpecConnector, &options).unwrap();

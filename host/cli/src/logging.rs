@@ -1,7 +1,7 @@
 //! The one place a `tracing` subscriber is installed (the libraries only
 //! emit): `RUST_LOG` when set, else `-v` (info) / `-vv` (debug) / `-vvv`
 //! (trace) over the default, warnings only. Lines go to stderr, through
-//! [`clue_arena::runner::suspend_progress`] so that they never tear a
+//! [`crate::progress::suspend`] so that they never tear a
 //! tournament's progress bar; `--log-format json` writes one JSON object a
 //! line for machines (docs/logging.md).
 
@@ -73,7 +73,7 @@ impl<'a> MakeWriter<'a> for Stderr {
 impl Write for Stderr {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         // One formatted event comes in one write: write it whole.
-        clue_arena::runner::suspend_progress(|| io::stderr().lock().write_all(buf))?;
+        crate::progress::suspend(|| io::stderr().lock().write_all(buf))?;
         Ok(buf.len())
     }
 

@@ -16,6 +16,7 @@ mod human;
 mod logging;
 mod options;
 mod play;
+mod progress;
 mod replay;
 mod serve;
 mod speedclue;

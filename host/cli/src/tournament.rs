@@ -196,9 +196,10 @@ fn play(
             eprintln!("stopping: finishing the games in play (Ctrl-C again to quit now)");
         });
     }
+    let shown = crate::progress::Shown::new(!quiet);
     let options = RunOptions {
         stop: &stop,
-        progress: !quiet,
+        watch: &shown,
         standings_every: (!quiet).then_some(Duration::from_secs(15)),
     };
     let start = Instant::now();

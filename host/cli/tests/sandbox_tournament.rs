@@ -47,7 +47,7 @@ fn check(hostile: &str, reason: &str) {
     let stop = AtomicBool::new(false);
     let options = RunOptions {
         stop: &stop,
-        progress: false,
+        watch: &runner::Unwatched,
         standings_every: None,
     };
     let summary = runner::run(&t, &mut store, &SpecConnector, &options).expect("the run ends");

@@ -367,7 +367,7 @@ pub fn slow_tournament(
         let stop = std::sync::atomic::AtomicBool::new(false);
         let options = runner::RunOptions {
             stop: &stop,
-            progress: false,
+            watch: &runner::Unwatched,
             standings_every: None,
         };
         runner::run(&t, &mut store, &SlowBots(think), &options)
