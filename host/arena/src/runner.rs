@@ -199,7 +199,7 @@ pub struct RunOptions<'a> {
     /// What the run shows as it goes (the binary's progress bar and
     /// standings), or [`Unwatched`].
     pub watch: &'a dyn Watch,
-    /// Print the standings this often while running (and always at the end).
+    /// Give the watch the standings this often while running.
     pub standings_every: Option<Duration>,
 }
 
@@ -229,6 +229,15 @@ pub trait Watch: Sync {
 pub struct Unwatched;
 
 impl Watch for Unwatched {}
+
+/// Tells a watch the run is over when dropped.
+struct Finished<'a>(&'a dyn Watch);
+
+impl Drop for Finished<'_> {
+    fn drop(&mut self) {
+        self.0.finish();
+    }
+}
 
 /// What a run did.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -484,6 +493,8 @@ fn play_claims(
     };
     let watch = options.watch;
     watch.start(start.scheduled, start.done);
+    // However the run ends, an error included, the watch hears of it.
+    let _finish = Finished(watch);
     tracing::info!(
         scheduled = start.scheduled,
         already = start.done,
@@ -656,7 +667,6 @@ fn play_claims(
     if !left.is_empty() {
         let _ = store.release(&worker.id, &left);
     }
-    watch.finish();
     if let Some(e) = playing.failure {
         return Err(e);
     }
