@@ -352,6 +352,15 @@ impl BotProcess {
         self.sandbox.as_mut()?.take_listener(within)
     }
 
+    /// Waits up to `within` for `ready` to be readable (a listener with a
+    /// connection to accept) or for the bot to exit, whichever comes first.
+    pub fn wait_readable(&mut self, ready: std::os::fd::BorrowedFd<'_>, within: Duration) {
+        if self.poll_exit().is_none() && sys::wait_readable(ready, &self.child, within).is_err() {
+            // No pidfd (a kernel before 5.3): a short nap instead.
+            std::thread::sleep(within.min(Duration::from_millis(10)));
+        }
+    }
+
     /// Waits up to `within` for the process to exit; `None` if it is still
     /// running then.
     pub fn wait_exit(&mut self, within: Duration) -> Option<ExitStatus> {

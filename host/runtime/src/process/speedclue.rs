@@ -160,7 +160,8 @@ impl SpeedclueBot {
             if let Some(fault) = self.process.exit_fault() {
                 return Err(fault);
             }
-            if Instant::now() >= deadline {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
                 return Err(Fault::new(
                     DqReason::Timeout,
                     format!(
@@ -169,7 +170,9 @@ impl SpeedclueBot {
                     ),
                 ));
             }
-            std::thread::sleep(Duration::from_millis(10));
+            // Until it connects, exits, or the time is up.
+            self.process
+                .wait_readable(std::os::fd::AsFd::as_fd(&self.listener), left);
         };
         let io_fault = |e: std::io::Error| Fault::new(DqReason::Crash, format!("connection: {e}"));
         stream.set_nonblocking(false).map_err(io_fault)?;

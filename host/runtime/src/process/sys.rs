@@ -7,6 +7,7 @@
 //! libc.
 
 use std::io;
+use std::os::fd::BorrowedFd;
 use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, ExitStatus};
 use std::time::{Duration, Instant};
@@ -101,6 +102,34 @@ pub fn kill_group(pgid: u32) {
     let _ = kill_process_group(pgid, Signal::KILL);
 }
 
+/// Waits at most `within` for `ready` to be readable (a listener with a
+/// connection to accept) or for `child` to exit, whichever comes first. It
+/// reaps nothing: the caller looks at both afterwards. `child` must not have
+/// been reaped.
+pub fn wait_readable(ready: BorrowedFd<'_>, child: &Child, within: Duration) -> io::Result<()> {
+    let exited = pidfd_open(pid_of(child)?, PidfdFlags::empty())?;
+    let timeout = Timespec::try_from(within).unwrap_or(Timespec {
+        tv_sec: i64::MAX,
+        tv_nsec: 0,
+    });
+    let mut fds = [
+        PollFd::new(&ready, PollFlags::IN),
+        PollFd::new(&exited, PollFlags::IN),
+    ];
+    match poll(&mut fds, Some(&timeout)) {
+        Ok(_) | Err(Errno::INTR) => Ok(()),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// A child's process id as `rustix` takes it.
+fn pid_of(child: &Child) -> io::Result<Pid> {
+    i32::try_from(child.id())
+        .ok()
+        .and_then(Pid::from_raw)
+        .ok_or_else(|| io::Error::other("a child without a process id"))
+}
+
 /// Waits at most `within` for `child` to exit, and reaps it if it did.
 ///
 /// Not the `wait-timeout` crate: it installs a process-wide `SIGCHLD`
@@ -112,11 +141,7 @@ pub fn wait_timeout(child: &mut Child, within: Duration) -> io::Result<Option<Ex
     if let Some(status) = child.try_wait()? {
         return Ok(Some(status));
     }
-    let pid = i32::try_from(child.id())
-        .ok()
-        .and_then(Pid::from_raw)
-        .ok_or_else(|| io::Error::other("a child without a process id"))?;
-    let exited = pidfd_open(pid, PidfdFlags::empty())?;
+    let exited = pidfd_open(pid_of(child)?, PidfdFlags::empty())?;
     let deadline = Instant::now() + within;
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
@@ -177,5 +202,26 @@ mod tests {
         slow.kill().expect("kills");
         let status = wait_timeout(&mut slow, Duration::from_secs(60)).expect("waits");
         assert!(status.is_some_and(|s| !s.success()), "{status:?}");
+    }
+
+    #[test]
+    fn a_listener_is_awaited_until_a_connection_comes() {
+        use std::os::fd::AsFd;
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a listener");
+        listener.set_nonblocking(true).expect("non-blocking");
+        let mut bot = Command::new("sleep")
+            .arg("60")
+            .spawn()
+            .expect("sleep starts");
+        wait_readable(listener.as_fd(), &bot, Duration::from_millis(20)).expect("waits");
+        assert!(listener.accept().is_err(), "nobody connected yet");
+        let _peer = std::net::TcpStream::connect(listener.local_addr().unwrap()).expect("connects");
+        wait_readable(listener.as_fd(), &bot, Duration::from_secs(60)).expect("waits");
+        assert!(
+            listener.accept().is_ok(),
+            "the connection is there to accept"
+        );
+        bot.kill().expect("kills");
+        bot.wait().expect("reaps");
     }
 }
