@@ -436,6 +436,49 @@ bots:
     }
 }
 
+/// The plainest entrant, `command: python3 bot.py` with `bot.py` beside the
+/// file, run from that folder: under the sandbox the bot starts in its
+/// scratch folder, so the host gives it the script whole, and it plays.
+#[test]
+fn a_bare_script_name_plays_from_the_tournament_files_folder() {
+    use std::os::unix::fs::PermissionsExt;
+    let contest = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("a folder");
+    let example = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../plugins/python-example/bot.py"
+    );
+    std::fs::copy(example, contest.path().join("bot.py")).expect("the example bot");
+    for path in [contest.path().to_path_buf(), contest.path().join("bot.py")] {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    std::fs::write(
+        contest.path().join("t.yaml"),
+        "variant: classic
+players: 3
+schedule: {kind: random, games: 3}
+bots:
+  - {name: py, kind: jsonl, command: python3 bot.py}
+  - {name: notebook, kind: builtin, path: notebook}
+  - {name: sleuth, kind: builtin, path: sleuth}
+",
+    )
+    .expect("the file");
+    let out = Command::new(env!("CARGO_BIN_EXE_clue"))
+        .args(["tournament", "run", "--quiet", "t.yaml", "--db", "t.sqlite"])
+        .current_dir(contest.path())
+        .output()
+        .expect("clue runs");
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("py "))
+        .unwrap_or_else(|| panic!("no line for py in {stdout}"));
+    let columns: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(columns[1], "3", "three games: {stdout}");
+    assert_eq!(columns[8], "0", "never disqualified: {stdout}");
+}
+
 /// Paths in a tournament file are relative to its folder: a script named on
 /// a process bot's command line (`python3 bots/bot.py`) is found beside the
 /// file when `clue` runs elsewhere, and the bot plays its games; so is one

@@ -54,7 +54,11 @@ impl BotProcess {
         // folder (`python3 plugins/x/bot.py`) is given to it whole, so that
         // it names the same file (bound read-only there).
         let argv: Vec<String> = match (&sandbox, &limits.dir) {
-            (Some(_), None) => argv.iter().map(|word| anchored(word)).collect(),
+            (Some(_), None) => argv
+                .iter()
+                .enumerate()
+                .map(|(i, word)| anchored(word, i == 0))
+                .collect(),
             _ => argv.to_vec(),
         };
         let (program, args) = argv.split_first().ok_or(SpawnError::Empty)?;
@@ -442,18 +446,48 @@ pub fn clip(text: &str) -> String {
     }
 }
 
-/// `word` made absolute when it is a relative path (it has a `/`) to
-/// something that exists from the host's folder; otherwise `word` itself.
-fn anchored(word: &str) -> String {
-    let path = std::path::Path::new(word);
-    if path.is_relative()
-        && word.contains('/')
-        && path.exists()
-        && let Ok(whole) = std::path::absolute(path)
-    {
-        return whole.to_string_lossy().into_owned();
+/// `word` of a sandboxed bot's command line given whole where it names
+/// something from the host's folder, since the bot starts in its scratch
+/// folder: an argument that names a file or folder (`bot.py`,
+/// `plugins/x/bot.py`, `.`), and each piece of a `--flag=value` or `a:b`
+/// argument that does, as the sandbox binds them (`sandbox::own_folders`).
+/// The program (`program`) only when it is a path: a bare name is found
+/// through `PATH`, as a shell finds it.
+fn anchored(word: &str, program: bool) -> String {
+    if let Some(whole) = whole(word).filter(|_| !program || word.contains('/')) {
+        return whole;
     }
-    word.to_string()
+    if program {
+        return word.to_string();
+    }
+    let (flag, value) = match word.split_once('=') {
+        Some((flag, value)) => (Some(flag), value),
+        None => (None, word),
+    };
+    if flag.is_none() && !value.contains(':') {
+        return word.to_string();
+    }
+    let value = value
+        .split(':')
+        .map(|piece| whole(piece).unwrap_or_else(|| piece.to_string()))
+        .collect::<Vec<_>>()
+        .join(":");
+    match flag {
+        Some(flag) => format!("{flag}={value}"),
+        None => value,
+    }
+}
+
+/// A relative path that names something from the host's folder, made
+/// absolute.
+fn whole(piece: &str) -> Option<String> {
+    let path = std::path::Path::new(piece);
+    if piece.is_empty() || !path.is_relative() || !path.exists() {
+        return None;
+    }
+    std::path::absolute(path)
+        .ok()
+        .map(|whole| whole.to_string_lossy().into_owned())
 }
 
 #[cfg(test)]
@@ -463,11 +497,33 @@ mod tests {
     #[test]
     fn relative_paths_of_a_command_line_are_given_whole() {
         // Unit tests run in the crate's folder.
-        let whole = std::path::absolute("src/lib.rs").unwrap();
-        assert_eq!(anchored("src/lib.rs"), whole.to_string_lossy());
-        assert_eq!(anchored("python3"), "python3");
-        assert_eq!(anchored("--fast"), "--fast");
-        assert_eq!(anchored("no/such/file.py"), "no/such/file.py");
-        assert_eq!(anchored("/usr/bin/env"), "/usr/bin/env");
+        let whole = |path: &str| {
+            std::path::absolute(path)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        };
+        assert_eq!(anchored("src/lib.rs", false), whole("src/lib.rs"));
+        assert_eq!(anchored("src/lib.rs", true), whole("src/lib.rs"));
+        // A script beside the host's folder, named bare (`python3 bot.py`).
+        assert_eq!(anchored("Cargo.toml", false), whole("Cargo.toml"));
+        assert_eq!(anchored(".", false), whole("."));
+        // A bare program is looked up in `PATH`, never in the host's folder.
+        assert_eq!(anchored("Cargo.toml", true), "Cargo.toml");
+        assert_eq!(anchored("python3", true), "python3");
+        // Pieces of a flag's value and of a class path.
+        assert_eq!(
+            anchored("--model=src/lib.rs", false),
+            format!("--model={}", whole("src/lib.rs"))
+        );
+        assert_eq!(
+            anchored("src:no/such.jar:Cargo.toml", false),
+            format!("{}:no/such.jar:{}", whole("src"), whole("Cargo.toml"))
+        );
+        // Nothing that names nothing here.
+        assert_eq!(anchored("--fast", false), "--fast");
+        assert_eq!(anchored("no/such/file.py", false), "no/such/file.py");
+        assert_eq!(anchored("--level=3", false), "--level=3");
+        assert_eq!(anchored("/usr/bin/env", true), "/usr/bin/env");
     }
 }
