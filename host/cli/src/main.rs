@@ -95,6 +95,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    quiet_when_stdout_is_closed();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -137,6 +138,31 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `clue tournament report | head`: once the reader of stdout has gone, the
+/// next `println!` panics ("failed printing to stdout: Broken pipe (os error
+/// 32)"). The host must keep ignoring `SIGPIPE`, since it writes to bots
+/// that may close their end, so that one panic is turned into the quiet end
+/// a shell expects of a process whose reader left: status 141, as if killed
+/// by `SIGPIPE`, and no backtrace. Every other panic is reported as before.
+fn quiet_when_stdout_is_closed() {
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        // The error's number, not its words: those follow the locale.
+        if message.starts_with("failed printing to stdout")
+            && message.ends_with(&format!("(os error {})", libc::EPIPE))
+        {
+            std::process::exit(128 + libc::SIGPIPE);
+        }
+        report(info);
+    }));
 }
 
 /// An error and its causes on one line, as `{:#}` writes them, without a

@@ -579,3 +579,26 @@ fn the_bundled_tournament_files_check_from_the_checkouts_root() {
         "{framework}"
     );
 }
+
+/// `clue ... | head`: a reader of stdout that has gone ends `clue` quietly,
+/// with the status of a process killed by `SIGPIPE`, and no panic on
+/// stderr. The pipe's reader is closed before `clue` starts, so its first
+/// line meets a closed pipe.
+#[test]
+fn a_closed_stdout_ends_clue_quietly() {
+    for args in [
+        &["doctor"][..],
+        &["play", "--variant", "speedclue", "--seed", "3"][..],
+    ] {
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        drop(reader);
+        let out = Command::new(env!("CARGO_BIN_EXE_clue"))
+            .args(args)
+            .stdout(writer)
+            .output()
+            .expect("clue runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(141), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
