@@ -38,7 +38,7 @@ pub fn read(
     let mut read_file =
         |key: &Spanned<String>, what: &str| -> Result<(String, String), (Pos, String)> {
             let path = base_dir.join(&key.value);
-            let text = std::fs::read_to_string(&path).map_err(|e| {
+            let text = crate::input::read_text(&path).map_err(|e| {
                 (
                     Pos::from(key),
                     format!("cannot read the board {what} `{}`: {e}", path.display()),

@@ -264,7 +264,7 @@ pub fn plays(kind: BotKind, variant: Variant) -> bool {
 /// exists (for bots without a `build:` command; see [`check_files`]).
 pub fn load(path: &Path) -> Result<Tournament, FileError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| FileError {
+    let text = crate::input::read_text(path).map_err(|e| FileError {
         file: file.clone(),
         pos: Pos::default(),
         message: format!("cannot read the tournament file: {e}"),

@@ -24,6 +24,7 @@ pub mod account;
 mod board_files;
 pub mod config;
 pub mod game;
+pub mod input;
 pub mod logfile;
 pub mod narrate;
 pub mod report;

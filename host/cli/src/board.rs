@@ -68,8 +68,9 @@ fn parse_cell(text: &str) -> Result<(u16, u16), String> {
 }
 
 fn load(files: &BoardFiles) -> anyhow::Result<RoomBoard> {
-    let read =
-        |p: &Path| std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()));
+    let read = |p: &Path| {
+        clue_arena::input::read_text(p).with_context(|| format!("reading {}", p.display()))
+    };
     let layout = read(&files.layout)?;
     let setup = read(&files.setup)?;
     Ok(clue_board::parse(

@@ -64,7 +64,7 @@ pub fn run(args: FrameworkArgs) -> anyhow::Result<ExitCode> {
     config.framework.persons = args.persons;
     config.framework.weapons = args.weapons;
     if let Some(path) = &args.table {
-        let text = std::fs::read_to_string(path)
+        let text = clue_arena::input::read_text(path)
             .with_context(|| format!("reading the board table {}", path.display()))?;
         config.framework.table = Some(text);
     }

@@ -117,7 +117,7 @@ impl VariantFile {
 }
 
 fn read(path: &Path) -> Result<String, OptionsError> {
-    std::fs::read_to_string(path).map_err(|source| OptionsError::Read {
+    clue_arena::input::read_text(path).map_err(|source| OptionsError::Read {
         path: path.display().to_string(),
         source,
     })

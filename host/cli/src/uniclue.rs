@@ -45,7 +45,7 @@ pub fn run(command: UniclueCommand) -> anyhow::Result<ExitCode> {
 
 fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let name = args.config.display().to_string();
-    let text = std::fs::read_to_string(&args.config)
+    let text = clue_arena::input::read_text(&args.config)
         .with_context(|| format!("reading the configuration {name}"))?;
     let config = uniclue::parse_config(&name, &text)?;
     let transcript = File::create(&args.transcript)
