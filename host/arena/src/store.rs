@@ -91,6 +91,8 @@ pub enum StoreError {
     },
     #[error("{path}: {message}")]
     Postgres { path: String, message: String },
+    #[error("{path}: cannot make the store: {message}")]
+    Open { path: String, message: String },
     #[error(
         "{path} has store schema version {found}; this clue reads version {expected} only \
          (use the clue that made it, or another store)"
@@ -649,6 +651,22 @@ mod tests {
             suggestions: 0,
             stderr: stderr.map(String::from),
         }
+    }
+
+    #[test]
+    fn a_store_in_a_folder_that_is_not_there_is_named_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("nothere/t.sqlite");
+        let error = Store::open(&path).err().expect("refused");
+        assert!(matches!(error, StoreError::Open { .. }), "{error:?}");
+        assert!(
+            error.to_string().ends_with(&format!(
+                "cannot make the store: its folder {} does not exist",
+                dir.path().join("nothere").display()
+            )),
+            "{error}"
+        );
+        assert!(!dir.path().join("nothere").exists(), "nothing made");
     }
 
     #[test]

@@ -149,6 +149,9 @@ pub fn run(command: TournamentCommand) -> anyhow::Result<ExitCode> {
             quiet,
             player,
         } => {
+            if !store::exists(&db) {
+                anyhow::bail!("{}: no such results store", db.display());
+            }
             let store = Store::open(&db)?;
             let meta = store.require_meta()?;
             let file = match file {

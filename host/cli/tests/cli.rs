@@ -602,3 +602,25 @@ fn a_closed_stdout_ends_clue_quietly() {
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
 }
+
+/// A worker, a resume and a report name a store that is not there, and
+/// make none.
+#[test]
+fn a_missing_store_is_named_and_not_made() {
+    let (_dir, db) = temp("t.sqlite");
+    let db_s = db.to_str().expect("UTF-8");
+    for args in [
+        &["tournament", "worker", "--db", db_s][..],
+        &["tournament", "resume", "--db", db_s][..],
+        &["tournament", "report", "--db", db_s][..],
+    ] {
+        let out = clue(args);
+        let (_, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr.contains(&format!("{db_s}: no such results store")),
+            "{args:?}: {stderr}"
+        );
+        assert!(!db.exists(), "{args:?} made the store");
+    }
+}

@@ -23,6 +23,15 @@ impl SqliteStore {
             path: name.clone(),
             source,
         };
+        // SQLite's own word for it is "unable to open database file".
+        if let Some(folder) = path.parent().filter(|f| !f.as_os_str().is_empty())
+            && !folder.is_dir()
+        {
+            return Err(StoreError::Open {
+                path: name,
+                message: format!("its folder {} does not exist", folder.display()),
+            });
+        }
         let conn = Connection::open(path).map_err(sql)?;
         conn.busy_timeout(std::time::Duration::from_secs(10))
             .map_err(sql)?;
