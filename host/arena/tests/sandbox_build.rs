@@ -140,7 +140,7 @@ fn a_sandboxed_build_compiles_an_entrant_in_its_folder_and_it_plays() {
 /// A JDK compiles in a sandboxed build too: a JVM of a few dozen threads
 /// within the build's process cap, its memory cgroup and a `HOME` in the
 /// scratch folder. The framework example is the contest's style of entrant
-/// (only built here: `host/cli/tests/sandbox_jvm.rs` plays it).
+/// (only built here: `host/cli/tests/suite/sandbox_jvm.rs` plays it).
 #[test]
 fn a_sandboxed_build_compiles_a_java_entrant() {
     require("javac");

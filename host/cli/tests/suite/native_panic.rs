@@ -1,7 +1,7 @@
 //! A native plugin that panics costs its seat a `crash` carrying the panic
 //! message, in both modes, and the game goes on.
 
-mod native_support;
+use crate::native_support;
 
 use std::time::Duration;
 

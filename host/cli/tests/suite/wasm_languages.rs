@@ -10,7 +10,7 @@
 //! them every test here fails saying so. The components are built once per
 //! test binary into `$CARGO_TARGET_DIR/wasm-languages/tests`.
 
-mod game_checks;
+use crate::game_checks;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -1,7 +1,7 @@
 //! The HTTP API of `clue serve`: every action, and every way of getting one
 //! wrong (each refused with a 4xx and a message, the game going on).
 
-mod web_support;
+use crate::web_support;
 
 use serde_json::{Value, json};
 use web_support::{Server, simple_answer};
@@ -798,11 +798,11 @@ fn each_board_variant_plays_on_each_project_board() {
     let boards = [
         (
             "csci306",
-            rows(include_str!("../../../boards/csci306/ClueLayout.csv")),
+            rows(include_str!("../../../../boards/csci306/ClueLayout.csv")),
         ),
         (
             "classic",
-            rows(include_str!("../../../boards/classic/ClueLayout.csv")),
+            rows(include_str!("../../../../boards/classic/ClueLayout.csv")),
         ),
     ];
     for variant in ["csci306", "classic"] {

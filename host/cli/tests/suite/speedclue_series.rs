@@ -10,7 +10,7 @@
 //! played by our engine, the stand-in's seat turning each request and
 //! event into the message `Player.java` would send.
 
-mod contest_support;
+use crate::contest_support;
 
 use std::io::Write;
 

@@ -2,7 +2,7 @@
 //! plugin in one game, both modes; time limits; the `clue play` acceptance
 //! games; load errors, named.
 
-mod native_support;
+use crate::native_support;
 
 use std::process::Command;
 use std::time::Duration;

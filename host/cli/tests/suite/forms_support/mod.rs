@@ -4,8 +4,6 @@
 //! `target/native-tests` and `target/wasm-tests` (the target dirs the native
 //! and wasm tests use), and one game of it against `notebook`.
 
-#![allow(dead_code)]
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

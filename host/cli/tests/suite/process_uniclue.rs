@@ -2,7 +2,7 @@
 //! sample transcript byte for byte, and a C client compiled here plays
 //! whole games to a correct accusation.
 
-mod compiled;
+use crate::compiled;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

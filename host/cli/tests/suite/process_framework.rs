@@ -3,7 +3,7 @@
 //! every reply form, misbehaving bots with the label each earns, and
 //! `clue framework` itself.
 
-mod compiled;
+use crate::compiled;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -1,6 +1,5 @@
 //! Shared by the `web_*` tests: `clue serve` on a free port, a tiny HTTP
 //! client (no extra dependencies), and helpers that answer the seat's requests.
-#![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;

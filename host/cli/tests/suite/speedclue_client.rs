@@ -5,7 +5,7 @@
 //! replay identically, and are the very games `builtin:sleuth` plays in the
 //! same seat. Server lines the entrant cannot read are errors that quote them.
 
-mod contest_support;
+use crate::contest_support;
 
 use std::io::{Cursor, Read, Write};
 use std::time::Duration;

@@ -1,7 +1,7 @@
 //! A tournament killed with SIGKILL at random moments and resumed each time
 //! ends with exactly the results of an uninterrupted run.
 
-mod tournament_support;
+use crate::tournament_support;
 
 use std::path::Path;
 use std::process::Command;

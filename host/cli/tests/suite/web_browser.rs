@@ -4,7 +4,7 @@
 //! `target/screenshots/`. Needs Debian's `chromium` and `chromium-driver`
 //! (`.ci/run` installs them); driven over the WebDriver protocol.
 
-mod web_support;
+use crate::web_support;
 
 use std::io::{BufRead, BufReader};
 use std::net::TcpListener;

@@ -4,8 +4,8 @@
 //! 16 MiB memory cap). In every variant each form plays the same game from
 //! the same seed against `notebook`, with no seat disqualified.
 
-mod forms_support;
-mod game_checks;
+use crate::forms_support;
+use crate::game_checks;
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;

@@ -4,8 +4,8 @@
 //! limits, whose memory cap is the bot's memory cgroup, not an address-space
 //! limit a JVM's reservations would trip over (docs/process-sandbox.md).
 
-mod compiled;
-mod game_checks;
+use crate::compiled;
+use crate::game_checks;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

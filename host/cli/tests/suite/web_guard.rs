@@ -2,7 +2,7 @@
 //! refused, the page seats only the bots the server allows, every option
 //! and body is bounded, and every refusal is JSON.
 
-mod web_support;
+use crate::web_support;
 
 use std::time::Duration;
 

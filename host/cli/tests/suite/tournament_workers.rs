@@ -7,10 +7,9 @@
 //! exactly once. And the refusals: a worker with another bot file, a wrong
 //! URL, a refused login, an unreachable server, another schema version.
 
-#[path = "../../arena/tests/pg_support/mod.rs"]
-mod pg_support;
-mod tournament_support;
-mod web_support;
+use crate::pg_support;
+use crate::tournament_support;
+use crate::web_support;
 
 use std::path::Path;
 use std::process::{Child, Command, Output};

@@ -7,7 +7,7 @@
 //! cargo running the tests, into `target/native-tests` and
 //! `target/wasm-tests` (the target dirs the native and wasm tests use).
 
-mod forms_support;
+use crate::forms_support;
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;

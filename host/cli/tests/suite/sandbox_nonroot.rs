@@ -16,7 +16,7 @@
 //! in `host/runtime/tests/process_sandbox.rs`
 //! (`the_namespaces_init_wipes_its_copy_of_the_hosts_command_line`).
 
-mod zoo_support;
+use crate::zoo_support;
 
 use std::os::unix::fs::MetadataExt;
 use std::os::unix::process::CommandExt;
