@@ -752,13 +752,13 @@ fn may_name_a_path(word: &str) -> bool {
 /// wasm bot's file missing or a folder; a process bot's program, written as
 /// a path, missing (where `clue` runs and beside the file), a folder, or
 /// not executable.
-fn file_problem(bot: &BotEntry, base_dir: &Path) -> Option<String> {
+fn file_problem(spec: &BotSpec, base_dir: &Path) -> Option<String> {
     use std::os::unix::fs::PermissionsExt;
-    if bot.spec.kind == BotKind::Builtin {
+    if spec.kind == BotKind::Builtin {
         return None;
     }
-    if bot.spec.kind.is_file() {
-        let path = Path::new(&bot.spec.target);
+    if spec.kind.is_file() {
+        let path = Path::new(&spec.target);
         return match std::fs::metadata(path) {
             Err(_) => Some(format!("file not found: {}", path.display())),
             Ok(meta) if meta.is_dir() => {
@@ -767,7 +767,7 @@ fn file_problem(bot: &BotEntry, base_dir: &Path) -> Option<String> {
             Ok(_) => None,
         };
     }
-    let words = shell_words::split(&bot.spec.target).ok()?;
+    let words = shell_words::split(&spec.target).ok()?;
     let program = words.first().filter(|p| p.contains('/'))?;
     let path = [Path::new(program).to_path_buf(), base_dir.join(program)]
         .into_iter()
@@ -818,6 +818,25 @@ fn is_script(path: &Path) -> bool {
         .is_some_and(|e| SCRIPT_EXTENSIONS.contains(&e))
 }
 
+/// What is wrong with the files of a bot named on the command line (`clue
+/// play --bot`), looked for where `clue` runs: the checks a tournament makes
+/// at a bot's line before any game ([`file_problem`], a script found
+/// nowhere), so that such a bot is refused by name rather than disqualified
+/// in its game with an error about its scratch folder.
+pub fn given_bot_problem(spec: &BotSpec) -> Option<String> {
+    let here = Path::new(".");
+    if let Some(problem) = file_problem(spec, here) {
+        return Some(problem);
+    }
+    let word = missing_script(&spec.target, here).filter(|_| spec.kind.is_process())?;
+    Some(format!(
+        "`{word}` on its command line names no file where `clue` runs ({})",
+        std::path::absolute(here)
+            .unwrap_or_else(|_| here.to_path_buf())
+            .display()
+    ))
+}
+
 /// Checks every bot's files, once the builds ran: that each native or wasm
 /// bot's file exists, that a process bot's program (when written as a path)
 /// does, and the rest of [`files_refused`].
@@ -853,7 +872,7 @@ fn refuse_first<'a>(
 /// file the host reads linked out of its folder, a script found nowhere,
 /// and a command the sandbox would refuse.
 fn files_refused(t: &Tournament, bot: &BotEntry) -> Option<String> {
-    if let Some(problem) = file_problem(bot, &t.base_dir) {
+    if let Some(problem) = file_problem(&bot.spec, &t.base_dir) {
         return Some(problem);
     }
     if let Some(message) = build::linked_out(bot) {

@@ -18,11 +18,29 @@ pub enum RunError {
         players: u8,
         seats: usize,
     },
+    #[error("bot `{spec}`: {problem}")]
+    BotFiles { spec: BotSpec, problem: String },
 }
 
-/// The bots of a game: those given, then built-in bots for the seats left
-/// (`notebook` and `clueless` by turns).
+/// Refuses the first of bots named on the command line whose files are not
+/// there ([`crate::config::given_bot_problem`]).
+pub fn check_given(given: &[BotSpec]) -> Result<(), RunError> {
+    match given
+        .iter()
+        .find_map(|spec| Some((spec, crate::config::given_bot_problem(spec)?)))
+    {
+        Some((spec, problem)) => Err(RunError::BotFiles {
+            spec: spec.clone(),
+            problem,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// The bots of a game: those given ([`check_given`]), then built-in bots
+/// for the seats left (`notebook` and `clueless` by turns).
 pub fn fill_seats(config: &GameConfig, given: &[BotSpec]) -> Result<Vec<BotSpec>, RunError> {
+    check_given(given)?;
     let seats = acting_seats(config);
     if given.len() > seats {
         return Err(RunError::TooManyBots {

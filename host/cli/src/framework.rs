@@ -73,6 +73,7 @@ pub fn run(args: FrameworkArgs) -> anyhow::Result<ExitCode> {
         .iter()
         .map(|c| spec(c))
         .collect::<anyhow::Result<_>>()?;
+    game::check_given(&specs)?;
     let record = game::play_game_with(&config, args.seed, &specs, &crate::human::seat)?;
     super::play::report(&record, &specs, args.quiet, args.log.as_deref())?;
     Ok(ExitCode::SUCCESS)

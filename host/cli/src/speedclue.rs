@@ -45,6 +45,7 @@ pub fn run(command: SpeedclueCommand) -> anyhow::Result<ExitCode> {
 
 fn client(args: ClientArgs) -> anyhow::Result<ExitCode> {
     let spec: BotSpec = args.bot.parse()?;
+    clue_arena::game::check_given(std::slice::from_ref(&spec))?;
     let stream = TcpStream::connect((args.address.as_str(), args.port))
         .with_context(|| format!("connecting to {}:{}", args.address, args.port))?;
     // A bare `suggest` off this player's turn waits this long for the rest

@@ -19,6 +19,7 @@ pub struct ClientArgs {
 
 pub fn client(args: ClientArgs) -> anyhow::Result<ExitCode> {
     let spec: BotSpec = args.bot.parse()?;
+    clue_arena::game::check_given(std::slice::from_ref(&spec))?;
     let mut bot = bots::connect(&spec).with_context(|| format!("seating {spec}"))?;
     let options = ClientOptions { seed: args.seed };
     let stdin = std::io::stdin().lock();

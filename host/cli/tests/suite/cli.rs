@@ -624,3 +624,73 @@ fn a_missing_store_is_named_and_not_made() {
         assert!(!db.exists(), "{args:?} made the store");
     }
 }
+
+/// A bot given on the command line whose files are not there is refused by
+/// name before any game, as a tournament refuses it at its line, rather than
+/// disqualified in its game with an error about its scratch folder; the
+/// same bot with its script beside it plays.
+#[test]
+fn a_given_bot_whose_files_are_not_there_is_refused_by_name() {
+    use std::os::unix::fs::PermissionsExt;
+    // Where a sandboxed bot may read (not a private /tmp folder).
+    let here = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("a folder");
+    std::fs::set_permissions(here.path(), std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_clue"))
+            .args(args)
+            .current_dir(here.path())
+            .output()
+            .expect("clue runs");
+        let (stdout, stderr) = text(&out);
+        (out.status.code(), stdout, stderr)
+    };
+    let place = here.path().display().to_string();
+    for (args, words) in [
+        (
+            &["play", "--quiet", "--bot", "jsonl:python3 nothere.py"][..],
+            vec!["bot `jsonl:python3 nothere.py`", "`nothere.py`", &place],
+        ),
+        (
+            &[
+                "play",
+                "--quiet",
+                "--bot",
+                "builtin:notebook",
+                "--bot",
+                "native:gone.so",
+            ][..],
+            vec!["bot `native:gone.so`", "file not found: gone.so"],
+        ),
+        (
+            &["play", "--quiet", "--bot", "jsonl:./gone-bot --fast"][..],
+            vec!["file not found: ./gone-bot"],
+        ),
+        (
+            &["uniclue", "client", "--bot", "jsonl:python3 nothere.py"][..],
+            vec!["`nothere.py`"],
+        ),
+        (
+            &["speedclue", "client", "--bot", "wasm:gone.wasm", "1", "1"][..],
+            vec!["file not found: gone.wasm"],
+        ),
+    ] {
+        let (code, stdout, stderr) = run(args);
+        assert_eq!(code, Some(2), "{args:?}: {stdout}{stderr}");
+        for word in words {
+            assert!(stderr.contains(word), "{args:?}: no {word:?} in {stderr}");
+        }
+        assert!(!stdout.contains("winner"), "{args:?} played: {stdout}");
+    }
+    let example = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../plugins/python-example/bot.py"
+    );
+    std::fs::copy(example, here.path().join("nothere.py")).expect("the example bot");
+    let (code, stdout, stderr) = run(&["play", "--quiet", "--bot", "jsonl:python3 nothere.py"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stdout.starts_with("winner: ") || stdout.starts_with("no winner"),
+        "{stdout}"
+    );
+    assert!(!stderr.contains("disqualified"), "{stderr}");
+}
