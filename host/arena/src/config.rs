@@ -202,7 +202,8 @@ struct RawFile {
     limits: Option<Limits>,
     sandbox: Option<Sandbox>,
     store: Option<String>,
-    schedule: Spanned<RawSchedule>,
+    /// Default: every seating once (`{kind: all-seatings, repeats: 1}`).
+    schedule: Option<Spanned<RawSchedule>>,
     sweep: Option<Vec<Spanned<RawOptions>>>,
     bots: Spanned<Vec<RawBot>>,
 }
@@ -318,38 +319,15 @@ pub fn parse(text: &str, file: &str, base_dir: &Path) -> Result<Tournament, File
             "`players` belongs at the top level (or in a sweep setting), not in `options`".into(),
         ));
     }
-    let schedule = match raw.schedule.value.kind.value.as_str() {
-        "all-seatings" => ScheduleKind::AllSeatings {
-            repeats: positive(&raw.schedule.value.repeats, 1, "repeats", file)?,
-        },
-        "random" => match &raw.schedule.value.games {
-            Some(_) => ScheduleKind::Random {
-                games: positive(&raw.schedule.value.games, 1, "games", file)?,
-            },
-            None => {
-                return Err(err(
-                    Pos::from(&raw.schedule),
-                    "a `random` schedule needs `games: G`".into(),
-                ));
-            }
-        },
-        "speedclue-contest" => ScheduleKind::SpeedclueContest {
-            games: positive(&raw.schedule.value.games, 1, "games", file)?,
-        },
-        other => {
-            return Err(err(
-                Pos::from(&raw.schedule.value.kind),
-                format!(
-                    "unknown schedule kind `{other}` (expected {})",
-                    ScheduleKind::NAMES
-                ),
-            ));
-        }
+    let schedule = match &raw.schedule {
+        Some(schedule) => schedule_of(schedule, file)?,
+        None => ScheduleKind::AllSeatings { repeats: 1 },
     };
 
     // The contest's format plays every player count itself.
     let contest = matches!(schedule, ScheduleKind::SpeedclueContest { .. });
-    let kind_pos = Pos::from(&raw.schedule.value.kind);
+    // Set when `contest`, which only a written `schedule:` makes.
+    let kind_pos = raw.schedule.as_ref().map(|s| Pos::from(&s.value.kind));
     if contest {
         let given = raw.players.as_ref().map(Pos::from).or_else(|| {
             raw.sweep
@@ -406,7 +384,7 @@ pub fn parse(text: &str, file: &str, base_dir: &Path) -> Result<Tournament, File
     for (setting_pos, over, count) in each {
         let base = base_options.clone().unwrap_or_default();
         let (players, players_pos) = match (count, &over.players, top_players) {
-            (Some(count), _, _) => (count, Some(kind_pos)),
+            (Some(count), _, _) => (count, kind_pos),
             (None, Some(p), _) => (p.value, Some(Pos::from(p))),
             (None, None, Some((p, pos))) => (p, Some(pos)),
             (None, None, None) => (GameConfig::default_players(variant), None),
@@ -918,6 +896,43 @@ fn files_refused(t: &Tournament, bot: &BotEntry) -> Option<String> {
 }
 
 /// A count of the file that must be at least 1, or `default` when absent.
+/// The schedule a file's `schedule:` names.
+fn schedule_of(schedule: &Spanned<RawSchedule>, file: &str) -> Result<ScheduleKind, FileError> {
+    let err = |pos: Pos, message: String| FileError {
+        file: file.to_string(),
+        pos,
+        message,
+    };
+    Ok(match schedule.value.kind.value.as_str() {
+        "all-seatings" => ScheduleKind::AllSeatings {
+            repeats: positive(&schedule.value.repeats, 1, "repeats", file)?,
+        },
+        "random" => match &schedule.value.games {
+            Some(_) => ScheduleKind::Random {
+                games: positive(&schedule.value.games, 1, "games", file)?,
+            },
+            None => {
+                return Err(err(
+                    Pos::from(schedule),
+                    "a `random` schedule needs `games: G`".into(),
+                ));
+            }
+        },
+        "speedclue-contest" => ScheduleKind::SpeedclueContest {
+            games: positive(&schedule.value.games, 1, "games", file)?,
+        },
+        other => {
+            return Err(err(
+                Pos::from(&schedule.value.kind),
+                format!(
+                    "unknown schedule kind `{other}` (expected {})",
+                    ScheduleKind::NAMES
+                ),
+            ));
+        }
+    })
+}
+
 fn positive<N: Copy + PartialEq + From<u8>>(
     value: &Option<Spanned<N>>,
     default: N,

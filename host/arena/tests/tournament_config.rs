@@ -123,6 +123,23 @@ fn the_default_tournament_file_is_valid() {
     assert!(t.bots.len() >= 2);
 }
 
+/// A file without `schedule:` plays every seating once; one that names a
+/// schedule gets it.
+#[test]
+fn the_schedule_defaults_to_every_seating_once() {
+    let parse = |text: &str| config::parse(text, "t.yaml", Path::new("/contest")).unwrap();
+    let t = parse(&format!("variant: speedclue\nplayers: 3\n{GOOD_BOTS}"));
+    assert_eq!(t.schedule, config::ScheduleKind::AllSeatings { repeats: 1 });
+    let t = parse(&format!(
+        "variant: speedclue\nplayers: 3\nschedule: {{kind: all-seatings, repeats: 4}}\n{GOOD_BOTS}"
+    ));
+    assert_eq!(t.schedule, config::ScheduleKind::AllSeatings { repeats: 4 });
+    let t = parse(&format!(
+        "variant: speedclue\nplayers: 3\nschedule: {{kind: random, games: 7}}\n{GOOD_BOTS}"
+    ));
+    assert_eq!(t.schedule, config::ScheduleKind::Random { games: 7 });
+}
+
 #[test]
 fn a_trusted_native_plugin_is_loaded_in_process_and_others_are_isolated() {
     let text = "variant: speedclue
