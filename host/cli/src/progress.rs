@@ -10,14 +10,14 @@ use clue_arena::runner::Watch;
 use clue_arena::store::Progress;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-/// The bar on screen, if a run is showing one.
+/// The bar on screen, if a run is showing one (one run at a time draws a
+/// bar: its [`Shown`]).
 static SHOWN: Mutex<Option<ProgressBar>> = Mutex::new(None);
 
 /// Runs `write` (a log line going to stderr) with the progress bar of a run
 /// in progress, if any, taken off the screen meanwhile and redrawn after.
 pub fn suspend<R>(write: impl FnOnce() -> R) -> R {
-    let bar = SHOWN.lock().ok().and_then(|shown| shown.clone());
-    match bar {
+    match shown() {
         Some(bar) => bar.suspend(write),
         None => write(),
     }
@@ -27,25 +27,21 @@ pub fn suspend<R>(write: impl FnOnce() -> R) -> R {
 /// asked for and stderr is a terminal; the standings are printed whenever
 /// the runner gives them.
 pub struct Shown {
-    bar: Mutex<Option<ProgressBar>>,
     wanted: bool,
 }
 
 impl Shown {
     pub fn new(bar: bool) -> Shown {
         Shown {
-            bar: Mutex::new(None),
             wanted: bar && std::io::stderr().is_terminal(),
         }
     }
+}
 
-    fn with_bar(&self, f: impl FnOnce(&ProgressBar)) {
-        if let Ok(bar) = self.bar.lock()
-            && let Some(bar) = bar.as_ref()
-        {
-            f(bar);
-        }
-    }
+/// The bar on screen, if any (a handle to it: nothing is held locked while
+/// it is drawn, so a log line written meanwhile can take it off).
+fn shown() -> Option<ProgressBar> {
+    SHOWN.lock().ok().and_then(|shown| shown.clone())
 }
 
 impl Watch for Shown {
@@ -62,10 +58,7 @@ impl Watch for Shown {
         bar.set_position(done);
         bar.reset_eta();
         if let Ok(mut shown) = SHOWN.lock() {
-            *shown = Some(bar.clone());
-        }
-        if let Ok(mut mine) = self.bar.lock() {
-            *mine = Some(bar);
+            *shown = Some(bar);
         }
     }
 
@@ -76,7 +69,7 @@ impl Watch for Shown {
     /// The bar's position (games stored by every worker) and its message:
     /// games in play and each worker's throughput.
     fn progress(&self, now: &Progress) {
-        self.with_bar(|bar| {
+        if let Some(bar) = shown() {
             bar.set_position(now.done);
             let mut workers: Vec<String> = now
                 .workers
@@ -88,11 +81,13 @@ impl Watch for Shown {
                 workers.push(format!("{} more", now.workers.len() - 4));
             }
             bar.set_message(format!("{} in play  {}", now.in_play, workers.join(", ")));
-        });
+        }
     }
 
     fn game_done(&self) {
-        self.with_bar(|bar| bar.inc(1));
+        if let Some(bar) = shown() {
+            bar.inc(1);
+        }
     }
 
     fn standings(&self, table: &str) {
@@ -100,11 +95,8 @@ impl Watch for Shown {
     }
 
     fn finish(&self) {
-        if let Ok(mut shown) = SHOWN.lock() {
-            *shown = None;
-        }
-        if let Ok(mut mine) = self.bar.lock()
-            && let Some(bar) = mine.take()
+        if let Ok(mut shown) = SHOWN.lock()
+            && let Some(bar) = shown.take()
         {
             bar.finish_and_clear();
         }

@@ -275,13 +275,13 @@ impl Store {
         self.db.get("origin")
     }
 
-    /// The hashes of the files the tournament was started with.
-    fn stored_files(&self) -> Result<Vec<FileHash>, StoreError> {
+    /// The hashes of the files the tournament was started with; `None` in
+    /// a store of schema version 1, which recorded none.
+    fn stored_files(&self) -> Result<Option<Vec<FileHash>>, StoreError> {
         Ok(self
             .db
             .get("files")?
-            .and_then(|f| serde_json::from_str(&f).ok())
-            .unwrap_or_default())
+            .map(|f| serde_json::from_str(&f).unwrap_or_default()))
     }
 
     /// On a store that holds games: why the bot and board files here are
@@ -289,17 +289,18 @@ impl Store {
     /// are. A store with no game stored yet has nothing to keep, and a
     /// `resume` or another `run` may build the bots afresh.
     pub fn played_with_other_files(&self, t: &Tournament) -> Result<Option<String>, StoreError> {
-        // A store of schema version 1 recorded no files: nothing to compare.
-        if self.db.done()?.is_empty() || self.db.get("files")?.is_none() {
+        if self.db.done()?.is_empty() {
             return Ok(None);
         }
+        // A store of schema version 1 recorded no files: nothing to compare.
+        let Some(stored) = self.stored_files()? else {
+            return Ok(None);
+        };
         Ok(
-            first_difference(&self.stored_files()?, &file_hashes(t)).map(|difference| {
-                match difference {
-                    Difference::Missing(what) => format!("{what} is not found"),
-                    Difference::Unreadable(what) => format!("{what} cannot be read"),
-                    Difference::Changed(what) | Difference::Extra(what) => what,
-                }
+            first_difference(&stored, &file_hashes(t)).map(|difference| match difference {
+                Difference::Missing(what) => format!("{what} is not found"),
+                Difference::Unreadable(what) => format!("{what} cannot be read"),
+                Difference::Changed(what) | Difference::Extra(what) => what,
             }),
         )
     }
@@ -329,7 +330,9 @@ impl Store {
                 crate::config::hash(&t.source)
             )));
         }
-        if let Some(difference) = first_difference(&self.stored_files()?, &file_hashes(t)) {
+        if let Some(difference) =
+            first_difference(&self.stored_files()?.unwrap_or_default(), &file_hashes(t))
+        {
             return Err(refuse(match difference {
                 Difference::Missing(what) => {
                     format!("{what} is not found here (it was at {})", meta.file)
