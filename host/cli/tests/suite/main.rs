@@ -13,7 +13,7 @@
 mod game_checks;
 #[path = "../native_support/mod.rs"]
 mod native_support;
-#[path = "../../../arena/tests/pg_support/mod.rs"]
+#[path = "../../../arena/tests/suite/pg_support/mod.rs"]
 mod pg_support;
 #[path = "../zoo_support/mod.rs"]
 mod zoo_support;

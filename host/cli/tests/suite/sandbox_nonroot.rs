@@ -13,7 +13,7 @@
 //! is outside its Landlock domain and holds capabilities (in the user
 //! namespace) the bot lost at `exec`. The init's wiping of its copy of the
 //! host's command line and environment is a further wall, tested directly
-//! in `host/runtime/tests/process_sandbox.rs`
+//! in `host/runtime/tests/suite/process_sandbox.rs`
 //! (`the_namespaces_init_wipes_its_copy_of_the_hosts_command_line`).
 
 use crate::zoo_support;

@@ -1,0 +1,1206 @@
+//! The sandbox of process bots (`docs/SANDBOX.md`), tried with `sh -c` bots
+//! that do what a hostile author would: each line the bot prints says what
+//! happened, and the test asserts it was refused, while what an honest bot
+//! needs (its scratch folder, system programs, python3) still works.
+//!
+//! These run for real: the machine must offer Landlock ABI 6 (Linux 6.12 or
+//! later) and a network namespace (root, or user namespaces); otherwise the
+//! first test fails saying so.
+
+use std::io::Read;
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use clue_runtime::process::{BotProcess, ProcessLimits};
+use clue_runtime::sandbox;
+
+/// Runs `script` with `sh -c` in the default sandbox, with `env`, and returns
+/// what it printed on its first line, plus the bot's scratch folder.
+fn run(script: &str, env: &[(&str, String)]) -> (String, PathBuf) {
+    let limits = ProcessLimits {
+        env: env
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect(),
+        sandbox: sandbox::SandboxPolicy::on(),
+        ..ProcessLimits::default()
+    };
+    let argv = [
+        "sh".to_string(),
+        "-c".to_string(),
+        format!("echo \"$TMPDIR\"; {script}"),
+    ];
+    let mut bot = match BotProcess::spawn(&argv, &limits) {
+        Ok(bot) => bot,
+        Err(e) => panic!("cannot start a sandboxed bot: {e}"),
+    };
+    // Hang guard only (generous): a sandboxed `sh` answers at once.
+    let scratch = bot
+        .recv(Duration::from_secs(20), "its scratch folder")
+        .unwrap_or_else(|f| panic!("no scratch line: {f:?}; stderr {}", bot.stderr().text()));
+    let line = bot
+        .recv(Duration::from_secs(20), "its verdict")
+        .unwrap_or_else(|f| panic!("no verdict: {f:?}; stderr {}", bot.stderr().text()));
+    drop(bot);
+    (line, PathBuf::from(scratch))
+}
+
+#[test]
+fn every_layer_is_available_here() {
+    let missing: Vec<String> = sandbox::layers()
+        .into_iter()
+        .filter(|l| !l.available)
+        .map(|l| format!("{}: {}", l.name, l.detail))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "sandbox layers missing on this machine (Linux 6.12+ with Landlock, run as root for cgroups): {missing:?}"
+    );
+}
+
+#[test]
+fn the_scratch_folder_is_a_private_tmp_gone_after_the_game() {
+    let note = format!("clue-sandbox-note-{}", std::process::id());
+    let (line, scratch) = run(
+        &format!(
+            "echo hi > \"$TMPDIR/{note}\" && cat \"$TMPDIR/{note}\" && [ \"$(pwd)\" = /tmp ] && echo \"$HOME\""
+        ),
+        &[],
+    );
+    assert_eq!(line, "hi");
+    assert_eq!(scratch, PathBuf::from("/tmp"));
+    // The bot's /tmp is a tmpfs of its own mount namespace: nothing reached
+    // the host's /tmp, and it vanished with the bot.
+    assert!(!std::env::temp_dir().join(&note).exists());
+}
+
+#[test]
+fn the_scratch_folder_is_size_capped() {
+    let (line, _) = run(
+        "dd if=/dev/zero of=\"$TMPDIR/fill\" bs=1M count=200 2>/dev/null && echo filled || echo $(($(stat -c %s \"$TMPDIR/fill\") >> 20))",
+        &[],
+    );
+    // The default cap, 64 MiB (a few pages go to the folder itself).
+    let mib: u64 = line.parse().unwrap_or_else(|_| panic!("not full: {line}"));
+    assert!((60..=64).contains(&mib), "{mib} MiB written");
+}
+
+#[test]
+fn the_bot_is_pid_2_under_its_namespaces_init_and_sees_no_host_process() {
+    let (line, _) = run("echo \"$$ $(ls /proc | grep -c '^[0-9]')\"", &[]);
+    // The namespace's init (PID 1), sh itself (PID 2), the `ls`, and the
+    // command substitution's subshell.
+    let (pid, count) = line.split_once(' ').unwrap();
+    assert_eq!(pid, "2", "{line}");
+    assert!(count.parse::<u32>().unwrap() <= 6, "{line}");
+    let env = [("HOST", std::process::id().to_string())];
+    let (line, _) = run(
+        "cat /proc/\"$HOST\"/environ 2>/dev/null | head -c 1 | wc -c",
+        &env,
+    );
+    assert_eq!(line, "0");
+}
+
+#[test]
+fn the_bot_runs_as_an_unprivileged_id_with_no_capability() {
+    let (line, _) = run(
+        "echo \"$(id -u) $(id -g) $(id -G) $(grep CapEff /proc/self/status | tr -d '\\t')\"",
+        &[],
+    );
+    let words: Vec<&str> = line.split(' ').collect();
+    let uid: u32 = words[0].parse().unwrap();
+    assert!(uid >= sandbox::UID_BASE, "{line}");
+    assert_eq!(words[1], words[0], "{line}");
+    assert_eq!(words[2], words[0], "no supplementary groups: {line}");
+    assert_eq!(words[3], "CapEff:0000000000000000", "{line}");
+}
+
+#[test]
+fn the_host_checkout_home_and_store_are_not_there() {
+    // Paths through the environment: a path written in the command line is
+    // the organiser's grant, and is bound (see `sandbox::own_folders`).
+    let checkout = env!("CARGO_MANIFEST_DIR");
+    let env = [
+        ("CHECKOUT", checkout.to_string()),
+        ("HOMES", "/root /home /var /srv /mnt /work".to_string()),
+    ];
+    let (line, _) = run("ls \"$CHECKOUT\" $HOMES 2>/dev/null | wc -l", &env);
+    assert_eq!(line, "0");
+}
+
+#[test]
+fn python_found_through_a_pyenv_shim_runs() {
+    // This machine's python3 is a pyenv shim (a bash script in
+    // ~/.pyenv/shims that runs ~/.pyenv/libexec/pyenv): its root is bound.
+    let (line, _) = run("python3 -c 'print(6 * 7)'", &[]);
+    assert_eq!(line, "42");
+}
+
+#[test]
+fn files_outside_its_folders_are_neither_read_nor_written() {
+    let secret_dir = tempfile::tempdir().unwrap();
+    let secret = secret_dir.path().join("secret");
+    std::fs::write(&secret, "the murderer").unwrap();
+    let env = [
+        ("SECRET", secret.display().to_string()),
+        ("OUTSIDE", secret_dir.path().display().to_string()),
+    ];
+    let (line, _) = run(
+        "cat \"$SECRET\" 2>/dev/null && echo read || echo refused",
+        &env,
+    );
+    assert_eq!(line, "refused");
+    let (line, _) = run(
+        "(echo x > \"$OUTSIDE/planted\") 2>/dev/null && echo wrote || echo refused",
+        &env,
+    );
+    assert_eq!(line, "refused");
+    assert!(!secret_dir.path().join("planted").exists());
+    let (line, _) = run(
+        "(echo x > /etc/clue-planted) 2>/dev/null && echo wrote || echo refused",
+        &[],
+    );
+    assert_eq!(line, "refused");
+}
+
+#[test]
+fn other_processes_cannot_be_signalled() {
+    let mut victim = Command::new("sleep")
+        .arg("60")
+        .stdin(Stdio::null())
+        .spawn()
+        .unwrap();
+    let env = [
+        ("VICTIM", victim.id().to_string()),
+        ("HOST", std::process::id().to_string()),
+    ];
+    let (line, _) = run(
+        "kill -9 \"$VICTIM\" 2>/dev/null && echo killed || echo refused",
+        &env,
+    );
+    assert_eq!(line, "refused");
+    assert!(victim.try_wait().unwrap().is_none(), "the victim died");
+    victim.kill().unwrap();
+    victim.wait().unwrap();
+}
+
+#[test]
+fn no_network_and_python_still_runs() {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    listener.set_nonblocking(true).unwrap();
+    let script = format!(
+        "/usr/bin/python3 -c 'import socket\ntry:\n socket.create_connection((\"127.0.0.1\", {port}), 2); print(\"connected\")\nexcept OSError: print(\"refused\")'"
+    );
+    let (line, _) = run(&script, &[]);
+    assert_eq!(line, "refused");
+    let mut buf = [0u8; 1];
+    if let Ok((mut stream, _)) = listener.accept() {
+        let _ = stream.read(&mut buf);
+        panic!("a sandboxed bot reached the host's port");
+    }
+}
+
+/// The pids of every process whose environment holds `marker`
+/// (`NAME=value`), as the host sees them.
+fn carrying(marker: &str) -> Vec<String> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter(|e| {
+            std::fs::read(e.path().join("environ"))
+                .unwrap_or_default()
+                .split(|&b| b == 0)
+                .any(|v| v == marker.as_bytes())
+        })
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+#[test]
+fn a_setsid_double_fork_does_not_outlive_the_game() {
+    let marker = format!("CLUE_SANDBOX_TEST={}", std::process::id());
+    let (name, value) = marker.split_once('=').unwrap();
+    let (line, _) = run(
+        "setsid sh -c 'sleep 300' </dev/null >/dev/null 2>&1 & echo started",
+        &[(name, value.to_string())],
+    );
+    assert_eq!(line, "started");
+    let survivors = carrying(&marker);
+    assert!(survivors.is_empty(), "left running: {survivors:?}");
+}
+
+/// Runs `python3 -c program` sandboxed under `policy` and returns its first
+/// line.
+fn python_line(program: &str, policy: sandbox::SandboxPolicy) -> String {
+    let limits = ProcessLimits {
+        sandbox: policy,
+        ..ProcessLimits::default()
+    };
+    let argv = ["python3", "-c", program].map(String::from);
+    let mut bot = BotProcess::spawn(&argv, &limits)
+        .unwrap_or_else(|e| panic!("cannot start a sandboxed bot: {e}"));
+    bot.recv(Duration::from_secs(20), "its verdict")
+        .unwrap_or_else(|f| panic!("no verdict: {f:?}; stderr {}", bot.stderr().text()))
+}
+
+/// Tries each socket of `kinds` (Python expressions of a family and a
+/// type) and prints `ok` or the errno of each.
+fn socket_probe(kinds: &[&str]) -> String {
+    let tries: Vec<String> = kinds.iter().map(|k| format!("try_({k})")).collect();
+    format!(
+        "import socket\n\
+         out = []\n\
+         def try_(family, kind):\n \
+          try:\n  socket.socket(family, kind).close(); out.append('ok')\n \
+          except OSError as e: out.append(str(e.errno))\n\
+         {}\n\
+         print(' '.join(out))",
+        tries.join("\n")
+    )
+}
+
+#[test]
+fn only_unix_sockets_can_be_made_by_a_bot_with_no_network() {
+    let probe = socket_probe(&[
+        "socket.AF_UNIX, socket.SOCK_STREAM",
+        "socket.AF_UNIX, socket.SOCK_DGRAM",
+        "socket.AF_INET, socket.SOCK_DGRAM",
+        "socket.AF_INET, socket.SOCK_STREAM",
+        "socket.AF_INET6, socket.SOCK_DGRAM",
+        "socket.AF_NETLINK, socket.SOCK_RAW",
+        "socket.AF_PACKET, socket.SOCK_RAW",
+    ]);
+    let afnosupport = libc_errno("EAFNOSUPPORT");
+    assert_eq!(
+        python_line(&probe, sandbox::SandboxPolicy::on()),
+        format!("ok ok {0} {0} {0} {0} {0}", afnosupport)
+    );
+}
+
+#[test]
+fn a_speed_clue_bot_makes_tcp_sockets_only() {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let probe = socket_probe(&[
+        "socket.AF_UNIX, socket.SOCK_STREAM",
+        "socket.AF_INET, socket.SOCK_STREAM",
+        "socket.AF_INET6, socket.SOCK_STREAM",
+        "socket.AF_INET, socket.SOCK_STREAM | socket.SOCK_NONBLOCK | socket.SOCK_CLOEXEC",
+        "socket.AF_INET, socket.SOCK_DGRAM",
+        "socket.AF_INET6, socket.SOCK_DGRAM",
+        "socket.AF_INET, socket.SOCK_RAW",
+        "socket.AF_NETLINK, socket.SOCK_RAW",
+    ]);
+    // SCTP over IPv4 (a stream socket Landlock's TCP rules would not see),
+    // and the one port, reached.
+    let program = format!(
+        "{probe}\n\
+         try:\n socket.socket(socket.AF_INET, socket.SOCK_STREAM, 132); print('sctp ok')\n\
+         except OSError as e: print('sctp', e.errno)\n\
+         socket.create_connection(('127.0.0.1', {port}), 5); print('connected')"
+    );
+    let mut bot = speed_clue_bot(program, port);
+    let mut line = || {
+        bot.recv(Duration::from_secs(20), "a line")
+            .unwrap_or_else(|f| panic!("{f:?}"))
+    };
+    let (afnosupport, protonosupport) = (libc_errno("EAFNOSUPPORT"), libc_errno("EPROTONOSUPPORT"));
+    assert_eq!(
+        line(),
+        format!("ok ok ok ok {0} {0} {0} {afnosupport}", protonosupport)
+    );
+    assert_eq!(line(), format!("sctp {protonosupport}"));
+    assert_eq!(line(), "connected");
+}
+
+/// A Speed Clue bot needs TCP to its host's port, and Landlock's rule is by
+/// port alone: in the host's network namespace the bot would reach any
+/// address on that port number (another service of the host's, a machine
+/// outside). Here a "spy" listens on the same port at 127.0.0.2 (all of
+/// 127/8 is the host's loopback): the bot must not reach it, and must still
+/// reach the listener the host is given for it.
+#[test]
+fn a_speed_clue_bot_reaches_its_own_listener_and_nothing_else() {
+    let reserved = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = reserved.local_addr().unwrap().port();
+    let spy = TcpListener::bind(("127.0.0.2", port))
+        .unwrap_or_else(|e| panic!("bind 127.0.0.2:{port} (loopback): {e}"));
+    spy.set_nonblocking(true).unwrap();
+    let program = format!(
+        "import socket\n\
+         try:\n socket.create_connection(('127.0.0.2', {port}), 5); print('reached the spy')\n\
+         except OSError as e: print('spy', e.errno)\n\
+         s = socket.create_connection(('127.0.0.1', {port}), 5)\n\
+         s.sendall(b'alive\\n'); print('connected')"
+    );
+    let mut bot = speed_clue_bot(program, port);
+    let listener = match bot.tcp_listener(Duration::from_secs(20)) {
+        Some(listener) => listener.expect("the sandbox hands over the bot's listener"),
+        None => panic!("a sandboxed Speed Clue bot's listener is made in its sandbox"),
+    };
+    let (mut stream, _) = listener.accept().expect("the bot connects to its listener");
+    let mut line = || {
+        bot.recv(Duration::from_secs(20), "a line")
+            .unwrap_or_else(|f| panic!("{f:?}; stderr {}", bot.stderr().text()))
+    };
+    assert_eq!(
+        line(),
+        "spy 111",
+        "ECONNREFUSED: nothing listens there in its namespace"
+    );
+    assert_eq!(line(), "connected");
+    let mut alive = [0u8; 6];
+    stream.read_exact(&mut alive).unwrap();
+    assert_eq!(&alive, b"alive\n");
+    assert!(
+        spy.accept().is_err(),
+        "the spy on the bot's port at another address was reached"
+    );
+}
+
+/// A Python program as a sandboxed Speed Clue bot, which may connect to `port`.
+fn speed_clue_bot(program: String, port: u16) -> BotProcess {
+    let limits = ProcessLimits {
+        sandbox: sandbox::SandboxPolicy {
+            tcp_port: Some(port),
+            ..sandbox::SandboxPolicy::on()
+        },
+        ..ProcessLimits::default()
+    };
+    let argv = ["python3".to_string(), "-c".to_string(), program];
+    BotProcess::spawn(&argv, &limits).expect("the bot starts")
+}
+
+/// An errno's number, by name (Linux, every architecture the host runs on).
+fn libc_errno(name: &str) -> i32 {
+    match name {
+        "EAFNOSUPPORT" => 97,
+        "EPROTONOSUPPORT" => 93,
+        _ => panic!("unknown errno {name}"),
+    }
+}
+
+/// This machine's `cgroup2` mount and a folder of it made ready for bots
+/// (`clue-arena` at its root), or a failure saying what the test needs.
+fn v2_hierarchy() -> (PathBuf, PathBuf) {
+    use sandbox::cgroup::{self, Hierarchy};
+    let mountinfo = std::fs::read_to_string("/proc/self/mountinfo").unwrap();
+    let (mount, _) = cgroup::parse_v2_location(&mountinfo, "0::/\n").unwrap_or_else(|| {
+        panic!("no cgroup2 file system mounted: this test needs one (systemd mounts it)")
+    });
+    let Hierarchy::V2 { base, .. } = cgroup::v2_delegated(&mount) else {
+        panic!("cannot make cgroups in {}: run as root", mount.display())
+    };
+    (mount, base)
+}
+
+/// The cgroup v2 code, run for real on this machine's v2 hierarchy: here it
+/// has no `memory` or `pids` controller (both are v1's: a controller is in
+/// one hierarchy only), so what this shows is the v2 cgroup made and joined,
+/// `cpu.stat` counting background children, and the end killing them all;
+/// `memory.max` and `pids.max` are not exercised here (docs/process-sandbox.md).
+#[test]
+fn a_cgroup_v2_folder_counts_the_cpu_of_every_process_and_ends_them_all() {
+    let (_, base) = v2_hierarchy();
+    let marker = format!("CLUE_SANDBOX_V2={}", std::process::id());
+    let (name, value) = marker.split_once('=').unwrap();
+    let limits = ProcessLimits {
+        cpu_seconds: Some(1),
+        env: vec![(name.to_string(), value.to_string())],
+        sandbox: sandbox::SandboxPolicy {
+            cgroup_v2: Some(base.clone()),
+            ..sandbox::SandboxPolicy::on()
+        },
+        ..ProcessLimits::default()
+    };
+    let argv = [
+        "sh".to_string(),
+        "-c".to_string(),
+        "(while :; do :; done) & (while :; do :; done) & echo started; exec sleep 60".to_string(),
+    ];
+    let mut bot = BotProcess::spawn(&argv, &limits).expect("the bot starts");
+    assert_eq!(
+        bot.recv(Duration::from_secs(20), "started").unwrap(),
+        "started"
+    );
+    let ours = format!("bot-{}-", std::process::id());
+    let folders = || -> Vec<PathBuf> {
+        std::fs::read_dir(&base)
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with(&ours))
+            .map(|e| e.path())
+            .collect()
+    };
+    let joined: Vec<String> = folders()
+        .iter()
+        .map(|f| std::fs::read_to_string(f.join("cgroup.procs")).unwrap())
+        .collect();
+    assert!(
+        joined.iter().any(|procs| procs.lines().count() >= 4),
+        "the bot, its init and its two children are in its v2 cgroup: {joined:?}"
+    );
+    // The two spinning children are not the process the host waits on:
+    // only the cgroup's count sees their time.
+    let fault = bot
+        .recv(Duration::from_secs(30), "nothing")
+        .expect_err("the bot never answers");
+    assert!(
+        fault
+            .detail
+            .contains("of CPU time with its child processes"),
+        "{fault:?}"
+    );
+    drop(bot);
+    assert!(folders().is_empty(), "the bot's v2 cgroup is removed");
+    let survivors = carrying(&marker);
+    assert!(survivors.is_empty(), "left running: {survivors:?}");
+}
+
+/// The namespace's init is a fork of the host: it zeroes its copy of the
+/// host's command line and environment before the bot starts, so that
+/// nothing of them is in `/proc/<init>/cmdline` or `environ`. Read here
+/// from the host, which may read any process's (the bot itself does not
+/// even see the init: `hidepid=2`, Landlock and the init's capabilities).
+#[test]
+fn the_namespaces_init_wipes_its_copy_of_the_hosts_command_line() {
+    let ours = std::fs::read("/proc/self/cmdline").unwrap();
+    assert!(ours.iter().any(|&b| b != 0), "the host has a command line");
+    let limits = ProcessLimits {
+        sandbox: sandbox::SandboxPolicy::on(),
+        ..ProcessLimits::default()
+    };
+    let argv = ["sh", "-c", "echo started; exec sleep 60"].map(String::from);
+    let mut bot = BotProcess::spawn(&argv, &limits).expect("the bot starts");
+    assert_eq!(
+        bot.recv(Duration::from_secs(20), "started").unwrap(),
+        "started"
+    );
+    // The process the host started is the tiny init outside; its one child
+    // is the namespace's init.
+    let outer = bot.id().to_string();
+    let init = std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .find(|e| {
+            std::fs::read_to_string(e.path().join("status"))
+                .is_ok_and(|s| s.lines().any(|l| l == format!("PPid:\t{outer}")))
+        })
+        .expect("the namespace's init is the child of the process the host started")
+        .path();
+    for file in ["cmdline", "environ"] {
+        let bytes = std::fs::read(init.join(file)).unwrap();
+        assert!(
+            bytes.iter().all(|&b| b == 0),
+            "{}/{file} still holds {:?}",
+            init.display(),
+            String::from_utf8_lossy(&bytes)
+        );
+    }
+}
+
+/// A bot's cgroup left by a host that is gone (killed, or exited with bots
+/// seated) is removed by the next host; a live host's stays.
+#[test]
+fn cgroups_left_by_a_host_that_is_gone_are_swept() {
+    use sandbox::cgroup::{V1_ROOT, sweep_stale};
+    let dir = std::path::Path::new(V1_ROOT).join("pids/clue-arena");
+    assert!(
+        dir.is_dir(),
+        "{} is missing: this test needs the v1 pids controller writable (root)",
+        dir.display()
+    );
+    // No process has a pid over the kernel's maximum (at most 2^22).
+    let gone = dir.join("bot-999999999-0");
+    let live = dir.join(format!("bot-{}-999999", std::process::id()));
+    let other = dir.join("not-a-bot");
+    for d in [&gone, &live, &other] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    sweep_stale(&dir);
+    let (gone_left, live_left, other_left) = (gone.exists(), live.exists(), other.exists());
+    for d in [&live, &other] {
+        let _ = std::fs::remove_dir(d);
+    }
+    assert_eq!(
+        (gone_left, live_left, other_left),
+        (false, true, true),
+        "only the dead host's cgroup is removed"
+    );
+}
+
+/// What a sandboxed `sh` finds of the cgroup file systems: every
+/// `cgroup.procs` under `/sys/fs/cgroup` (one per cgroup it can see), then
+/// `|`, then the first line of each of `files` (paths inside the bot).
+fn cgroups_seen(policy: sandbox::SandboxPolicy, files: &[&str]) -> String {
+    let limits = ProcessLimits {
+        sandbox: policy,
+        ..ProcessLimits::default()
+    };
+    let reads: String = files
+        .iter()
+        .map(|f| format!(" $(head -n 1 {f} 2>&1)"))
+        .collect();
+    let argv = [
+        "sh".to_string(),
+        "-c".to_string(),
+        format!("echo $(find /sys/fs/cgroup -name cgroup.procs 2>/dev/null | sort) \\|{reads}"),
+    ];
+    let mut bot = BotProcess::spawn(&argv, &limits).expect("the bot starts");
+    bot.recv(Duration::from_secs(20), "what it sees")
+        .unwrap_or_else(|f| panic!("no line: {f:?}; stderr {}", bot.stderr().text()))
+}
+
+/// A bot that could read the cgroup tree would see every other bot's
+/// memory and CPU time (`clue-arena/bot-*/memory.usage_in_bytes`), a side
+/// channel and a channel between two colluding entrants. It sees its own
+/// cgroups only, where a container would (a JVM sizes its heap from them),
+/// and its own limits in them.
+#[test]
+fn a_bot_sees_its_own_cgroups_and_not_the_other_bots() {
+    use sandbox::cgroup::Hierarchy;
+    let Hierarchy::V1 { controllers } = sandbox::cgroup::hierarchy() else {
+        panic!(
+            "this test needs writable cgroup v1 controllers (run as root): {}",
+            sandbox::cgroup::hierarchy().describe()
+        )
+    };
+    // Another bot, seated while this one looks.
+    let limits = ProcessLimits {
+        sandbox: sandbox::SandboxPolicy::on(),
+        ..ProcessLimits::default()
+    };
+    let argv = [
+        "sh".to_string(),
+        "-c".to_string(),
+        "echo up; exec sleep 60".to_string(),
+    ];
+    let mut other = BotProcess::spawn(&argv, &limits).expect("the other bot starts");
+    assert_eq!(other.recv(Duration::from_secs(20), "up").unwrap(), "up");
+
+    let seen = cgroups_seen(
+        sandbox::SandboxPolicy::on(),
+        &[
+            "/sys/fs/cgroup/memory/memory.limit_in_bytes",
+            "/sys/fs/cgroup/pids/pids.max",
+        ],
+    );
+    let mut expected: Vec<String> = controllers
+        .iter()
+        .map(|c| format!("/sys/fs/cgroup/{c}/cgroup.procs"))
+        .collect();
+    expected.sort();
+    let default_memory = sandbox::SandboxPolicy::default()
+        .memory
+        .expect("a default cap");
+    let default_processes = ProcessLimits::default().processes.expect("a default cap");
+    assert_eq!(
+        seen,
+        format!(
+            "{} | {default_memory} {default_processes}",
+            expected.join(" ")
+        ),
+        "the bot sees one cgroup per controller, its own, with its own caps"
+    );
+    drop(other);
+}
+
+/// The same on a cgroup v2 hierarchy: the bot's one folder where the
+/// `cgroup2` file system is mounted, and nothing above or beside it.
+#[test]
+fn on_cgroup_v2_a_bot_sees_its_own_cgroup_only() {
+    let (mount, base) = v2_hierarchy();
+    let policy = sandbox::SandboxPolicy {
+        cgroup_v2: Some(base),
+        ..sandbox::SandboxPolicy::on()
+    };
+    let stat = mount.join("cpu.stat");
+    let seen = cgroups_seen(policy, &[stat.to_str().unwrap()]);
+    let expected = format!("{} | usage_usec ", mount.join("cgroup.procs").display());
+    assert!(
+        seen.starts_with(&expected),
+        "the bot sees its own v2 cgroup, and its CPU count, only: {seen:?}, not {expected:?}..."
+    );
+}
+
+/// The watcher of [`colluding_bots_cannot_signal_through_locks_or_file_watches`]:
+/// it watches a file both bots may read (its argument, else Python's
+/// `os.py`) with each kind of file watch the kernel offers, prints
+/// `watching`, waits for a line, then reports what each watch saw, whether
+/// another bot holds a lock on the file, and whether its first page is
+/// cached.
+const WATCHER: &str = r#"
+import ctypes, fcntl, os, signal, struct, sys
+path = sys.argv[1] if len(sys.argv) > 1 else os.__file__
+libc = ctypes.CDLL(None, use_errno=True)
+libc.fanotify_mark.argtypes = [ctypes.c_int, ctypes.c_uint, ctypes.c_uint64, ctypes.c_int, ctypes.c_char_p]
+f = open(path, 'rb')
+out = []
+signals = []
+signal.signal(signal.SIGIO, lambda *_: signals.append(1))
+def watch(name, init, mark):
+    fd = init()
+    if fd < 0:
+        out.append(f'{name}:refused-{ctypes.get_errno()}')
+        return None
+    if mark(fd) < 0:
+        out.append(f'{name}:mark-refused-{ctypes.get_errno()}')
+        return None
+    return fd
+# IN_ACCESS | IN_OPEN, and the same for fanotify (FAN_REPORT_FID | FAN_NONBLOCK, FAN_MARK_ADD).
+ino = watch('inotify', lambda: libc.inotify_init1(os.O_NONBLOCK),
+            lambda fd: libc.inotify_add_watch(fd, path.encode(), 0x21))
+fan = watch('fanotify', lambda: libc.fanotify_init(0x202, os.O_RDONLY),
+            lambda fd: libc.fanotify_mark(fd, 1, 0x21, -100, path.encode()))
+folder = os.open(os.path.dirname(path), os.O_RDONLY)
+try:
+    fcntl.fcntl(folder, fcntl.F_NOTIFY, fcntl.DN_ACCESS | fcntl.DN_MULTISHOT)
+    dnotify = True
+except OSError as e:
+    out.append(f'dnotify:refused-{e.errno}')
+    dnotify = False
+# mincore of a mapping of the file: whether its first page is cached, for a
+# file the bot owns or may write (else every page reads as cached). Read
+# before and after the signaller reads it, the page dropped first.
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+libc.mincore.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
+page = libc.mmap(None, 4096, 1, 1, f.fileno(), 0)
+resident = (ctypes.c_ubyte * 1)()
+def in_core():
+    if libc.mincore(page, 4096, resident) != 0:
+        return f'refused-{ctypes.get_errno()}'
+    return str(resident[0] & 1)
+os.posix_fadvise(f.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)
+core_before = in_core()
+print('watching', flush=True)
+sys.stdin.readline()
+def events(fd):
+    try:
+        return 'events' if os.read(fd, 65536) else 'quiet'
+    except BlockingIOError:
+        return 'quiet'
+if ino is not None:
+    out.append('inotify:' + events(ino))
+if fan is not None:
+    out.append('fanotify:' + events(fan))
+if dnotify:
+    out.append('dnotify:' + ('events' if signals else 'quiet'))
+try:
+    fcntl.fcntl(f.fileno(), fcntl.F_SETLEASE, fcntl.F_RDLCK)
+    out.append('lease:taken')
+except OSError as e:
+    out.append(f'lease:refused-{e.errno}')
+try:
+    fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    out.append('flock:free')
+except BlockingIOError:
+    out.append('flock:held')
+# F_GETLK reports a conflicting lock of either kind, POSIX or open file description.
+probe = struct.pack('hhqqi4x', fcntl.F_WRLCK, 0, 0, 0, 0)
+kind = struct.unpack('hhqqi4x', fcntl.fcntl(f.fileno(), fcntl.F_GETLK, probe))[0]
+out.append('fcntl:' + ('free' if kind == fcntl.F_UNLCK else 'held'))
+# The page cache, asked without timing: is the page the signaller read cached?
+try:
+    os.preadv(f.fileno(), [bytearray(1)], 0, os.RWF_NOWAIT)
+    out.append('nowait:cached')
+except BlockingIOError:
+    out.append('nowait:cold')
+except OSError as e:
+    out.append(f'nowait:refused-{e.errno}')
+stat = (ctypes.c_uint64 * 5)()
+span = (ctypes.c_uint64 * 2)(0, 4096)
+if libc.syscall(451, f.fileno(), span, stat, 0) == 0:
+    out.append(f'cachestat:{stat[0]}')
+else:
+    out.append(f'cachestat:refused-{ctypes.get_errno()}')
+out.append('mincore:' + core_before + in_core() if core_before.isdigit() else 'mincore:' + core_before)
+print(' '.join(out), flush=True)
+"#;
+
+/// The signaller: locks the same file every way a process can (`flock`, a
+/// POSIX read lock, an open file description's read lock), reads it three
+/// times, prints `signalled` and holds the locks until its input ends.
+const SIGNALLER: &str = r#"
+import fcntl, os, struct, sys
+path = sys.argv[1] if len(sys.argv) > 1 else os.__file__
+f = open(path, 'rb')
+fcntl.flock(f, fcntl.LOCK_EX)
+fcntl.lockf(f, fcntl.LOCK_SH)
+fcntl.fcntl(f.fileno(), fcntl.F_OFD_SETLK, struct.pack('hhqqi4x', fcntl.F_RDLCK, 0, 0, 0, 0))
+for _ in range(3):
+    with open(path, 'rb') as g:
+        g.read(1)
+print('signalled', flush=True)
+sys.stdin.readline()
+"#;
+
+/// Two bots of one game see the same system files through their read-only
+/// binds, so a lock taken on one, a watch on it, or a question to the page
+/// cache about it would be a clean, noise-free channel between colluding
+/// entrants (one tells the other its hand). Locks are taken without effect
+/// (the call succeeds, so a program that locks its own files still runs);
+/// file watches and the page-cache probes that need no clock are refused.
+/// The watcher sees nothing of the signaller, and the signaller runs
+/// unhindered. (Timing a read still tells a cached page from a cold one:
+/// docs/process-sandbox.md.)
+#[test]
+fn colluding_bots_cannot_signal_through_locks_or_file_watches() {
+    assert_nothing_passes_between_bots_watching(None);
+}
+
+/// The user a test run as root becomes to be a host that is not root.
+const NOBODY: u32 = 65534;
+
+/// Under a host that is not root, a bot runs as the host's user, so it owns
+/// the files of its folders, and two entrants whose command lines name one
+/// folder both see it. The kernel refuses a lease or a `cachestat` only to a
+/// process that neither owns the file nor may write it, so here the
+/// seccomp filter is all that stands between them: the watcher and the
+/// signaller share a file of their own folder, and the watcher still sees
+/// nothing. Run as root (as in CI), the test runs itself again as `nobody`.
+#[test]
+fn colluding_bots_of_a_non_root_host_cannot_signal_through_a_file_they_own() {
+    const NAME: &str = "colluding_bots_of_a_non_root_host_cannot_signal_through_a_file_they_own";
+    if euid() == 0 {
+        use std::os::unix::process::CommandExt;
+        let exe = std::env::current_exe().expect("the test binary's path");
+        // The test's name in its binary: its module path under the crate.
+        let name = match module_path!().split_once("::") {
+            Some((_, module)) => format!("{module}::{NAME}"),
+            None => NAME.to_string(),
+        };
+        let output = Command::new(exe)
+            .args(["--exact", &name, "--nocapture", "--test-threads=1"])
+            .uid(NOBODY)
+            .gid(NOBODY)
+            .output()
+            .unwrap_or_else(|e| {
+                panic!(
+                    "cannot run the test binary again as nobody ({e}): its folders must be \
+                     open to other users (a checkout under /root is not)"
+                )
+            });
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            output.status.success() && stdout.contains("1 passed"),
+            "as nobody ({}):\n{stdout}\n{stderr}",
+            output.status
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().expect("a folder of the host's user");
+    let shared = dir.path().join("shared.txt");
+    let mut file = std::fs::File::create(&shared).expect("the shared file is made");
+    std::io::Write::write_all(&mut file, &[b'x'; 1 << 16]).expect("the shared file is written");
+    // On disk, so that the watcher can drop its pages from the cache.
+    file.sync_all().expect("the shared file is synced");
+    assert_nothing_passes_between_bots_watching(Some(&shared));
+}
+
+fn euid() -> u32 {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata("/proc/self")
+        .expect("/proc/self is there")
+        .uid()
+}
+
+/// Runs the [`WATCHER`] and the [`SIGNALLER`] on `file` (Python's `os.py`
+/// when `None`) and asserts that the signaller's locks and reads succeed
+/// and that the watcher sees none of them.
+fn assert_nothing_passes_between_bots_watching(file: Option<&std::path::Path>) {
+    let limits = ProcessLimits {
+        sandbox: sandbox::SandboxPolicy::on(),
+        ..ProcessLimits::default()
+    };
+    let spawn = |program: &str| {
+        let mut argv = vec!["python3".to_string(), "-c".to_string(), program.to_string()];
+        argv.extend(file.map(|f| f.display().to_string()));
+        BotProcess::spawn(&argv, &limits).unwrap_or_else(|e| panic!("cannot start a bot: {e}"))
+    };
+    let mut watcher = spawn(WATCHER);
+    let line = watcher
+        .recv(Duration::from_secs(20), "watching")
+        .unwrap_or_else(|f| panic!("no line: {f:?}; stderr {}", watcher.stderr().text()));
+    assert_eq!(line, "watching");
+    let mut signaller = spawn(SIGNALLER);
+    let line = signaller
+        .recv(Duration::from_secs(20), "signalled")
+        .unwrap_or_else(|f| panic!("no line: {f:?}; stderr {}", signaller.stderr().text()));
+    assert_eq!(line, "signalled", "the signaller's locks and reads succeed");
+    watcher.send("look").unwrap();
+    let seen = watcher
+        .recv(Duration::from_secs(20), "what it saw")
+        .unwrap_or_else(|f| panic!("no line: {f:?}; stderr {}", watcher.stderr().text()));
+    let (eperm, enosys, eopnotsupp) = (1, 38, 95);
+    assert_eq!(
+        seen,
+        format!(
+            "inotify:refused-{eperm} fanotify:refused-{eperm} dnotify:refused-{eperm} \
+             lease:refused-{eperm} flock:free fcntl:free nowait:refused-{eopnotsupp} \
+             cachestat:refused-{eperm} mincore:refused-{enosys}"
+        ),
+        "the watcher saw the signaller"
+    );
+    drop(signaller);
+}
+
+/// A 32-bit x86 program of 96 bytes, `exit(42)` by `int 0x80`: what an old
+/// contest's entrant built for i386 is to the host.
+#[cfg(target_arch = "x86_64")]
+fn i386_program(dir: &std::path::Path) -> PathBuf {
+    // mov eax, 1; mov ebx, 42; int 0x80
+    let code = [0xb8, 1, 0, 0, 0, 0xbb, 42, 0, 0, 0, 0xcd, 0x80];
+    let size = (52 + 32 + code.len()) as u32;
+    let entry: u32 = 0x0804_8000 + 52 + 32;
+    let mut elf = b"\x7fELF\x01\x01\x01\x00".to_vec();
+    elf.extend([0; 8]);
+    // ELF header: an executable for EM_386, version 1, one program header.
+    for half in [2u16, 3] {
+        elf.extend(half.to_le_bytes());
+    }
+    for word in [1u32, entry, 52, 0, 0] {
+        elf.extend(word.to_le_bytes());
+    }
+    for half in [52u16, 32, 1, 0, 0, 0] {
+        elf.extend(half.to_le_bytes());
+    }
+    // One loadable, readable and executable segment: the whole file.
+    for word in [1u32, 0, 0x0804_8000, 0x0804_8000, size, size, 5, 0x1000] {
+        elf.extend(word.to_le_bytes());
+    }
+    elf.extend(code);
+    let path = dir.join("entrant-i386");
+    std::fs::write(&path, &elf).expect("the program is written");
+    open_to_all(&path);
+    path
+}
+
+/// Gives `path` mode 0755: a sandboxed bot runs as a uid of its own (under
+/// a root host), so its folders and programs must be open to it.
+fn open_to_all(path: &std::path::Path) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
+        .unwrap_or_else(|e| panic!("cannot open {} to other users: {e}", path.display()));
+}
+
+/// A folder open to every user, not under `/tmp` (which is the bot's own
+/// scratch folder in its root): where an entrant's files would be.
+fn entrant_folder() -> tempfile::TempDir {
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("a folder");
+    open_to_all(dir.path());
+    dir
+}
+
+/// The seccomp filters are built for x86-64 and kill a process at its
+/// first system call of another architecture. A 32-bit entrant named on
+/// the command line is refused before it starts, saying what it is; one
+/// started through a shell is killed, and its fault says why.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn a_32_bit_program_is_refused_by_name_and_its_crash_says_why() {
+    let dir = tempfile::tempdir().expect("a scratch folder");
+    open_to_all(dir.path());
+    let program = i386_program(dir.path());
+    // A process another test forks in the moment the program is written
+    // holds its descriptor until its own `exec`: `ETXTBSY` for that moment.
+    let mut tries = 0;
+    let plain = loop {
+        match Command::new(&program).status() {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 100 => {
+                tries += 1;
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            other => {
+                break other.expect("this kernel runs 32-bit x86 programs (CONFIG_IA32_EMULATION)");
+            }
+        }
+    };
+    assert_eq!(
+        plain.code(),
+        Some(42),
+        "the program runs outside the sandbox"
+    );
+
+    let limits = ProcessLimits {
+        sandbox: sandbox::SandboxPolicy::on(),
+        ..ProcessLimits::default()
+    };
+    let argv = [program.display().to_string()];
+    let refused = match BotProcess::spawn(&argv, &limits) {
+        Ok(_) => panic!("a 32-bit program was started in the sandbox"),
+        Err(e) => e.to_string(),
+    };
+    assert!(
+        refused.contains("entrant-i386 is a 32-bit x86 (i386) program")
+            && refused.contains("rebuild it for x86_64"),
+        "{refused}"
+    );
+
+    let argv = ["sh", "-c", &format!("exec {}", program.display())].map(String::from);
+    let mut bot = BotProcess::spawn(&argv, &limits).expect("a shell starts");
+    let fault = match bot.recv(Duration::from_secs(20), "a line") {
+        Ok(line) => panic!("the 32-bit program ran and printed {line:?}"),
+        Err(fault) => fault,
+    };
+    assert!(
+        fault.detail.contains(
+            "killed by signal 31 (SIGSYS; under the sandbox: a system call of another architecture"
+        ),
+        "{fault:?}"
+    );
+}
+
+/// A bot that asks for real-time scheduling, or for a nice value under the
+/// host's, is refused even when the host's own limits would allow it (an
+/// audio group's `rtprio` in limits.conf): a `SCHED_FIFO` loop would starve
+/// the host and the other bots of the CPU. Every bot starts with both
+/// limits at 0. The test first raises its own limits where it may (with
+/// `CAP_SYS_RESOURCE`); where it may not, as on the machine this was written
+/// on (its root lacks that capability, and its limits are 0 already), it
+/// cannot tell the host's limits from the bot's own.
+#[test]
+fn a_bot_cannot_take_real_time_scheduling_or_a_higher_priority() {
+    for (resource, value) in [(libc::RLIMIT_RTPRIO, 50), (libc::RLIMIT_NICE, 40)] {
+        let limit = libc::rlimit {
+            rlim_cur: value,
+            rlim_max: value,
+        };
+        // SAFETY: `setrlimit` reads the `rlimit` on this stack frame only.
+        // Refused without `CAP_SYS_RESOURCE`, which changes nothing here.
+        unsafe { libc::setrlimit(resource, &limit) };
+    }
+    let script = r#"python3 -c "
+import os, resource
+out = [f'limits:{resource.getrlimit(resource.RLIMIT_RTPRIO)}{resource.getrlimit(resource.RLIMIT_NICE)}']
+try:
+    os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))
+    out.append('fifo:taken')
+except OSError as e:
+    out.append(f'fifo:refused-{e.errno}')
+try:
+    os.setpriority(os.PRIO_PROCESS, 0, -10)
+    out.append('nice:taken')
+except OSError as e:
+    out.append(f'nice:refused-{e.errno}')
+print(' '.join(out))
+""#;
+    let (line, _) = run(script, &[]);
+    let (eperm, eacces) = (1, 13);
+    assert_eq!(
+        line,
+        format!("limits:(0, 0)(0, 0) fifo:refused-{eperm} nice:refused-{eacces}")
+    );
+}
+
+/// The folder of a path on a bot's command line is bound into its root, and
+/// a bind follows symbolic links: a link in an entrant's own folder, named
+/// on the command line (`bot.py data/model`, `data` a link to the host's
+/// checkout), would show the bot whatever it points at. Such a bot is
+/// refused, saying where the link leads; a link to a system folder every
+/// bot sees anyway still works.
+#[test]
+fn a_link_on_the_command_line_to_a_folder_elsewhere_is_refused() {
+    let entrant = entrant_folder();
+    let elsewhere = entrant_folder();
+    std::fs::write(elsewhere.path().join("secret.txt"), "hunter2\n").expect("a secret");
+    std::os::unix::fs::symlink(elsewhere.path(), entrant.path().join("data"))
+        .expect("the entrant's link");
+    let limits = ProcessLimits {
+        sandbox: sandbox::SandboxPolicy::on(),
+        ..ProcessLimits::default()
+    };
+    // The entrant's script: a secret if it finds one, else whether the
+    // folder it is given is there.
+    let run = entrant.path().join("run.sh");
+    let script = "if [ -f \"$1/secret.txt\" ]; then cat \"$1/secret.txt\"; \
+                  elif [ -d \"$1\" ]; then echo seen; else echo missing; fi\n";
+    std::fs::write(&run, script).expect("the entrant's script");
+    let with = |folder: &str| {
+        [
+            "sh".to_string(),
+            run.display().to_string(),
+            entrant.path().join(folder).display().to_string(),
+        ]
+    };
+    let argv = with("data");
+    let refused = match BotProcess::spawn(&argv, &limits) {
+        Ok(mut bot) => panic!(
+            "the bot started, and read {:?}",
+            bot.recv(Duration::from_secs(20), "the secret")
+        ),
+        Err(e) => e.to_string(),
+    };
+    let real = std::fs::canonicalize(elsewhere.path()).expect("the real folder");
+    assert!(
+        refused.contains(&format!(
+            "{} leads through a symbolic link to {}",
+            entrant.path().join("data").display(),
+            real.display()
+        )),
+        "{refused}"
+    );
+
+    std::os::unix::fs::symlink("/usr/share", entrant.path().join("share"))
+        .expect("a link to a system folder");
+    let argv = with("share");
+    let mut bot = BotProcess::spawn(&argv, &limits).expect("a link to /usr/share is let through");
+    let line = bot
+        .recv(Duration::from_secs(20), "its verdict")
+        .unwrap_or_else(|f| panic!("no verdict: {f:?}; stderr {}", bot.stderr().text()));
+    assert_eq!(line, "seen");
+}
+
+/// A program named by its path that is a symbolic link out of its folder
+/// (an entrant's `client -> ../bob/client`, or an organizer's
+/// `bots/mine -> ~/src/mine/target/release/mine`): the sandbox shows the
+/// bot only the folder it is named in, so it could not start there. It is
+/// refused by name, saying where the link leads; a link to a program beside
+/// it starts.
+#[test]
+fn a_program_linked_out_of_its_folder_is_refused_by_name() {
+    let entrant = entrant_folder();
+    let elsewhere = entrant_folder();
+    let script = "#!/bin/sh\necho started\n";
+    for folder in [entrant.path(), elsewhere.path()] {
+        let real = folder.join("real");
+        std::fs::write(&real, script).expect("a program");
+        open_to_all(&real);
+    }
+    std::os::unix::fs::symlink(elsewhere.path().join("real"), entrant.path().join("out"))
+        .expect("a link out");
+    std::os::unix::fs::symlink("real", entrant.path().join("beside")).expect("a link beside");
+    let limits = ProcessLimits {
+        sandbox: sandbox::SandboxPolicy::on(),
+        ..ProcessLimits::default()
+    };
+    let argv = [entrant.path().join("out").display().to_string()];
+    let refused = match BotProcess::spawn(&argv, &limits) {
+        Ok(_) => panic!("a program linked out of its folder started"),
+        Err(e) => e.to_string(),
+    };
+    let real = std::fs::canonicalize(elsewhere.path().join("real")).expect("the real program");
+    assert!(
+        refused.contains(&format!(
+            "the bot's file {} leads through a symbolic link to {}, out of the folder it is named in",
+            argv[0],
+            real.display()
+        )),
+        "{refused}"
+    );
+    assert!(
+        sandbox::refuses(&argv).is_some(),
+        "a tournament's check says so too"
+    );
+    let argv = [entrant.path().join("beside").display().to_string()];
+    let mut bot = BotProcess::spawn(&argv, &limits).expect("a link beside it starts");
+    let line = bot
+        .recv(Duration::from_secs(20), "its first line")
+        .unwrap_or_else(|f| panic!("it did not start: {f:?}; stderr {}", bot.stderr().text()));
+    assert_eq!(line, "started");
+}
+
+/// An entrant's "program" may be a FIFO (a tarball can hold one). The host
+/// looks at a program's first bytes before it starts it; opening a FIFO to
+/// read waits for a writer for ever, so the host must not block there: the
+/// bot fails to start, at once.
+#[test]
+fn a_fifo_for_a_program_fails_to_start_without_hanging_the_host() {
+    let dir = entrant_folder();
+    let fifo = dir.path().join("bot");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success(), "mkfifo {}", fifo.display());
+    open_to_all(&fifo);
+    let argv = [fifo.display().to_string()];
+    let (sender, started) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let limits = ProcessLimits {
+            sandbox: sandbox::SandboxPolicy::on(),
+            ..ProcessLimits::default()
+        };
+        let _ = sender.send(
+            BotProcess::spawn(&argv, &limits)
+                .err()
+                .map(|e| e.to_string()),
+        );
+    });
+    match started.recv_timeout(Duration::from_secs(20)) {
+        Ok(Some(_refused)) => {}
+        Ok(None) => panic!("a FIFO started as a bot"),
+        Err(_) => panic!("starting a bot whose program is a FIFO hung the host"),
+    }
+}
+
+/// A root host runs a sandboxed build as the owner of its folder, who may
+/// have many processes and threads of its own (a desktop's browser):
+/// `RLIMIT_NPROC`, which counts them all, would fail the build's first
+/// forks. The build's `pids` cgroup counts its own processes alone. Here
+/// the owner already runs twelve processes and the build's cap is eight:
+/// its four children start, and a fork bomb still stops at the cap.
+#[test]
+fn a_builds_process_cap_counts_its_own_processes_not_its_owners() {
+    use clue_runtime::process::build::{BuildError, BuildLimits, run_sandboxed};
+    use std::os::unix::process::CommandExt;
+    let folder = entrant_folder();
+    let root = std::fs::metadata("/proc/self")
+        .map(|m| std::os::unix::fs::MetadataExt::uid(&m) == 0)
+        .expect("/proc/self");
+    let owner = if root {
+        let status = Command::new("chown")
+            .arg("65534:65534")
+            .arg(folder.path())
+            .status()
+            .expect("chown runs");
+        assert!(status.success(), "the folder is given to nobody");
+        Some(65534)
+    } else {
+        None
+    };
+    let mut others: Vec<_> = (0..12)
+        .map(|_| {
+            let mut sleep = Command::new("sleep");
+            sleep.arg("60");
+            if let Some(uid) = owner {
+                sleep.uid(uid).gid(uid);
+            }
+            sleep.spawn().expect("one of the owner's processes")
+        })
+        .collect();
+    let limits = BuildLimits {
+        processes: 8,
+        ..BuildLimits::default()
+    };
+    let built = run_sandboxed(
+        "for i in 1 2 3 4; do sleep 0.1 & done; wait; echo four children",
+        folder.path(),
+        &limits,
+    );
+    let bomb = run_sandboxed(
+        "i=0; while [ $i -lt 20 ]; do sleep 5 & i=$((i+1)); done; wait",
+        folder.path(),
+        &limits,
+    );
+    for other in &mut others {
+        let _ = other.kill();
+        let _ = other.wait();
+    }
+    let output = built.unwrap_or_else(|e| {
+        panic!("the build could not start its children ({e}): it needs a writable `pids` cgroup (run as root, or delegate a cgroup v2 subtree with the pids controller)")
+    });
+    assert!(output.contains("four children"), "{output}");
+    // dash gives up at the first failed fork ("Cannot fork"), bash retries,
+    // says so and goes on: either way a fork failed.
+    match bomb {
+        Ok(output) | Err(BuildError::Failed { output, .. }) => {
+            assert!(output.contains("fork"), "no fork failed: {output}")
+        }
+        other => panic!("the fork bomb's build ended otherwise: {other:?}"),
+    }
+}
