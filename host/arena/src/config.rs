@@ -279,6 +279,10 @@ pub fn load(path: &Path) -> Result<Tournament, FileError> {
     } else {
         base
     };
+    // Absolute, so that the paths of its bots are too: a stored game's
+    // seats then name their files wherever `clue replay --db` runs, and a
+    // resume finds the file's folder from anywhere.
+    let base = std::path::absolute(&base).unwrap_or(base);
     parse(&text, &file, &base)
 }
 
@@ -684,9 +688,12 @@ fn validate_bot(
 /// a build may make it later, and [`check_files`] finds it the same way),
 /// and any other word that names a file or folder beside the file
 /// (`python3 bots/x.py`, `java -cp bots/java Main`). A word found where
-/// `clue` runs, a bare program name looked up in `PATH`, an absolute path,
-/// a flag (`-x`, `--x=path`) and a Speed Clue placeholder (`{ID}`, `%%`)
-/// are left as they are, and so is a line that does not split into words.
+/// `clue` runs is made absolute (as the process runtime would make it when
+/// it starts the bot), so that the line names the same files wherever it
+/// is read again (`clue replay --db`). A bare program name looked up in
+/// `PATH`, an absolute path, a flag (`-x`, `--x=path`) and a Speed Clue
+/// placeholder (`{ID}`, `%%`) are left as they are, and so is a line that
+/// does not split into words.
 /// A word a bot's build makes is taken beside the file once it is there
 /// ([`Tournament::take_built_paths`]). When nothing is taken beside the file
 /// the line is returned unchanged; otherwise its words are quoted again for
@@ -698,7 +705,17 @@ fn paths_beside_file(command: &str, base_dir: &Path) -> String {
     let mut changed = false;
     for (i, word) in words.iter_mut().enumerate() {
         let path = Path::new(word.as_str());
-        if !may_name_a_path(word) || path.is_absolute() || path.exists() {
+        if !may_name_a_path(word) || path.is_absolute() {
+            continue;
+        }
+        if path.exists() {
+            // A bare program name is looked up in `PATH`, not here.
+            if (i > 0 || word.contains('/'))
+                && let Ok(whole) = std::path::absolute(path)
+            {
+                *word = whole.display().to_string();
+                changed = true;
+            }
             continue;
         }
         let beside = base_dir.join(path);
@@ -1066,12 +1083,23 @@ mod tests {
             paths_beside_file("java -cp bots Main", elsewhere.path()),
             format!("java -cp {}/bots Main", elsewhere.path().display())
         );
-        // Found where `clue` runs (the crate's folder, for tests), a name
-        // looked up in `PATH`, an absolute path, flags, an `sh -c` string,
-        // a line that does not split: unchanged.
+        // Found where `clue` runs (the crate's folder, for tests): made
+        // absolute, the program too when written as a path.
         assert_eq!(here, crate_dir, "tests run in the crate's folder");
+        let crate_dir = crate_dir.display();
+        assert_eq!(
+            paths_beside_file("python3 src/config.rs Cargo.toml", elsewhere.path()),
+            format!("python3 {crate_dir}/src/config.rs {crate_dir}/Cargo.toml")
+        );
+        assert_eq!(
+            paths_beside_file("src/config.rs x", elsewhere.path()),
+            format!("{crate_dir}/src/config.rs x")
+        );
+        // A name looked up in `PATH` (even one that is also a file here),
+        // an absolute path, flags, an `sh -c` string, a line that does not
+        // split: unchanged.
         for kept in [
-            "src/config.rs x",
+            "Cargo.toml x",
             "python3 bot.py",
             "/usr/bin/env x",
             "x --model=bots/x.py -Dbots",

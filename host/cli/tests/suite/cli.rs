@@ -477,6 +477,28 @@ bots:
     let columns: Vec<&str> = line.split_whitespace().collect();
     assert_eq!(columns[1], "3", "three games: {stdout}");
     assert_eq!(columns[8], "0", "never disqualified: {stdout}");
+    // The stored seats name the script whole: a game replays the same from
+    // another folder.
+    let elsewhere = tempfile::tempdir().expect("a folder");
+    let db = contest.path().join("t.sqlite");
+    for game in ["0", "1", "2"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_clue"))
+            .args([
+                "replay",
+                "--db",
+                db.to_str().expect("UTF-8"),
+                "--game",
+                game,
+            ])
+            .current_dir(elsewhere.path())
+            .output()
+            .expect("clue runs");
+        let (stdout, stderr) = text(&out);
+        assert!(
+            out.status.success() && stdout.contains("identical"),
+            "game {game}: {stdout}{stderr}"
+        );
+    }
 }
 
 /// Paths in a tournament file are relative to its folder: a script named on
@@ -543,7 +565,7 @@ bots:
 /// The bundled tournament files, checked from the checkout's root as their
 /// comments say to run them; the framework one also built. Its command
 /// names `target/java` from the root, which its build makes there: the
-/// word must stay as written, not be taken beside the file.
+/// word must be taken from the root (made whole), not beside the file.
 #[test]
 fn the_bundled_tournament_files_check_from_the_checkouts_root() {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
@@ -572,10 +594,13 @@ fn the_bundled_tournament_files_check_from_the_checkouts_root() {
         classes.join("FrameworkBot.class").is_file(),
         "the build ran"
     );
+    // Found where `clue` runs, so not taken beside the file; made whole.
+    let root_whole = std::fs::canonicalize(root).expect("the checkout's root");
     assert!(
-        framework.contains(
-            "java-framework-example (framework:java -cp target/java FrameworkBot): built by"
-        ),
+        framework.contains(&format!(
+            "java-framework-example (framework:java -cp {}/target/java FrameworkBot): built by",
+            root_whole.display()
+        )),
         "{framework}"
     );
 }
