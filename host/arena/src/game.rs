@@ -1,6 +1,6 @@
 //! Playing and replaying single games with bots named by spec.
 
-use clue_engine::{GameConfig, GameRecord, SeatController, acting_seats, play};
+use clue_engine::{GameConfig, GameRecord, Outcome, SeatController, acting_seats, play};
 
 use crate::logfile::GameLog;
 use clue_runtime::bots::{self, BotSpec};
@@ -159,7 +159,47 @@ pub enum ReplayResult {
         index: usize,
         logged: Option<String>,
         replayed: Option<String>,
+        /// When the replayed event is a disqualification: the seat, its
+        /// bot, what it did and the end of its stderr (a bot whose files
+        /// are not where they were when the game was played crashes at
+        /// its start).
+        disqualified: Option<String>,
     },
+}
+
+/// What a disqualification of `seat` in `record` was, said in one line.
+fn disqualification(
+    record: &GameRecord,
+    specs: &[BotSpec],
+    seat: clue_plugin_api::Seat,
+) -> Option<String> {
+    let seat_record = record.seats.get(seat.index())?;
+    let Outcome::Disqualified(reason) = seat_record.outcome else {
+        return None;
+    };
+    let mut line = format!(
+        "seat {} ({}) was disqualified on replay: {}",
+        seat.0,
+        specs
+            .get(seat.index())
+            .map(ToString::to_string)
+            .unwrap_or_default(),
+        reason.label()
+    );
+    if let Some(detail) = &seat_record.detail {
+        line.push_str(&format!(", {detail}"));
+    }
+    if let Some(stderr) = seat_record
+        .stderr
+        .as_deref()
+        .filter(|e| !e.trim().is_empty())
+    {
+        line.push_str(&format!(
+            "; its stderr ends: {}",
+            clue_runtime::process::last_lines(stderr, 2, 300)
+        ));
+    }
+    Some(line)
 }
 
 /// Re-runs a logged game from its seed and bots and compares every event.
@@ -171,10 +211,17 @@ pub fn replay(log: &GameLog) -> Result<ReplayResult, RunError> {
     for index in 0..length {
         let (a, b) = (log.entries.get(index), again.entries.get(index));
         if a != b {
+            let disqualified = match b.map(|b| &b.event) {
+                Some(clue_plugin_api::Event::Disqualified { seat, .. }) => {
+                    disqualification(&record, &log.header.bots, *seat)
+                }
+                _ => None,
+            };
             return Ok(ReplayResult::Differs {
                 index,
                 logged: show(a),
                 replayed: show(b),
+                disqualified,
             });
         }
     }
@@ -197,6 +244,7 @@ pub fn replay(log: &GameLog) -> Result<ReplayResult, RunError> {
                 .summary
                 .as_ref()
                 .and_then(|s| serde_json::to_string(s).ok()),
+            disqualified: None,
         });
     }
     Ok(ReplayResult::Identical { events: length })

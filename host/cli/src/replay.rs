@@ -30,6 +30,7 @@ pub fn run(
             index,
             logged,
             replayed,
+            disqualified,
         } => {
             println!("differs at event {index}");
             println!("  logged:   {}", logged.unwrap_or_else(|| "(none)".into()));
@@ -37,6 +38,9 @@ pub fn run(
                 "  replayed: {}",
                 replayed.unwrap_or_else(|| "(none)".into())
             );
+            if let Some(disqualified) = disqualified {
+                println!("  {disqualified}");
+            }
             Ok(ExitCode::FAILURE)
         }
     }

@@ -499,6 +499,25 @@ bots:
             "game {game}: {stdout}{stderr}"
         );
     }
+    // With the script gone, the replay differs, and says why: the bot's
+    // disqualification on replay and the end of its stderr.
+    std::fs::rename(
+        contest.path().join("bot.py"),
+        contest.path().join("gone.py"),
+    )
+    .expect("mv");
+    let out = Command::new(env!("CARGO_BIN_EXE_clue"))
+        .args(["replay", "--db", db.to_str().expect("UTF-8"), "--game", "0"])
+        .current_dir(elsewhere.path())
+        .output()
+        .expect("clue runs");
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(stdout.contains("differs at event"), "{stdout}");
+    assert!(
+        stdout.contains("was disqualified on replay: crash") && stdout.contains("bot.py"),
+        "{stdout}"
+    );
 }
 
 /// Paths in a tournament file are relative to its folder: a script named on
