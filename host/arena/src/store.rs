@@ -103,11 +103,13 @@ pub enum StoreError {
         expected: String,
     },
     #[error(
-        "{path} holds the results of a different tournament file, or one whose board files have changed since (fingerprint {stored}, now {given}); \
+        "{path} holds the results of a different tournament file, or one whose board files have changed since: {what} (fingerprint {stored}, now {given}); \
          use another --db or delete it"
     )]
     Different {
         path: String,
+        /// How: the first line of the file that differs, or its boards.
+        what: String,
         stored: String,
         given: String,
     },
@@ -320,6 +322,31 @@ pub struct Store {
     path: std::path::PathBuf,
 }
 
+/// Where a tournament file's text `here` first differs from the text a
+/// store was started with, said for the organizer: `line 3 is `seed: 5`
+/// here, `seed: 1` there`.
+fn first_different_line(there: &str, here: &str) -> Option<String> {
+    let (mut a, mut b) = (there.lines(), here.lines());
+    for number in 1.. {
+        match (a.next(), b.next()) {
+            (None, None) => return None,
+            (Some(x), Some(y)) if x == y => {}
+            (x, y) => {
+                let shown = |line: Option<&str>| match line {
+                    Some(line) => format!("`{}`", clue_runtime::process::clip(line)),
+                    None => "past the end".to_string(),
+                };
+                return Some(format!(
+                    "line {number} is {} here, {} there",
+                    shown(y),
+                    shown(x)
+                ));
+            }
+        }
+    }
+    None
+}
+
 impl Store {
     /// Opens (creating if needed) the store at `path`: a SQLite file, or a
     /// PostgreSQL database when `path` is a `postgres://` URL.
@@ -404,6 +431,9 @@ impl Store {
             if meta.hash != given || meta.source != t.source {
                 return Err(StoreError::Different {
                     path: self.db.name().to_string(),
+                    what: first_different_line(&meta.source, &t.source).unwrap_or_else(|| {
+                        "the file's text is the same, a board file it names is not".into()
+                    }),
                     stored: meta.hash,
                     given,
                 });
@@ -667,6 +697,38 @@ mod tests {
             "{error}"
         );
         assert!(!dir.path().join("nothere").exists(), "nothing made");
+    }
+
+    /// Another tournament file on a store is refused at its first line that
+    /// differs, both versions shown.
+    #[test]
+    fn another_file_is_refused_at_its_first_different_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = "variant: generalized\nplayers: 2\nseed: 1\n\
+                    schedule: {kind: random, games: 1}\nbots:\n\
+                    \x20 - {name: a, kind: builtin, path: notebook}\n\
+                    \x20 - {name: b, kind: builtin, path: clueless}\n";
+        let parse = |text: &str| crate::config::parse(text, "t.yaml", dir.path()).unwrap();
+        let mut store = Store::open(&dir.path().join("t.sqlite")).unwrap();
+        store.bind(&parse(text)).unwrap();
+        let error = store
+            .bind(&parse(&text.replace("seed: 1", "seed: 5")))
+            .unwrap_err();
+        assert!(matches!(error, StoreError::Different { .. }), "{error:?}");
+        assert!(
+            error
+                .to_string()
+                .contains("line 3 is `seed: 5` here, `seed: 1` there"),
+            "{error}"
+        );
+        let longer = format!("{text}  - {{name: c, kind: builtin, path: sleuth}}\n");
+        let error = store.bind(&parse(&longer)).unwrap_err();
+        assert!(
+            error.to_string().contains(
+                "line 8 is `  - {name: c, kind: builtin, path: sleuth}` here, past the end there"
+            ),
+            "{error}"
+        );
     }
 
     #[test]
