@@ -207,7 +207,15 @@ fn process_limits(behaviour: &str, marker: &str, memory: u64) -> ProcessLimits {
     let base = ProcessLimits::default();
     ProcessLimits {
         startup: STARTUP,
-        message: LIMIT,
+        // `allocate` fills its memory cap a megabyte at a time, which on a
+        // loaded machine can take longer than the per-call limit: the label
+        // would then be the limit's (`timeout`), not the cap's. Its calls
+        // get the start-up limit, so that the cap is what stops it.
+        message: if behaviour == "allocate" {
+            STARTUP
+        } else {
+            LIMIT
+        },
         address_space: Some(memory),
         processes: Some(PROCESSES),
         cpu_seconds: if behaviour == "cpu-burners" {
