@@ -152,8 +152,14 @@ fn sha256(path: &Path) -> String {
 /// file a process bot's command names (the program or a script it runs),
 /// and each board file. Built-in bots have none: they are part of `clue`.
 pub fn file_hashes(t: &Tournament) -> Vec<FileHash> {
+    // Named as the file names them: beside it, else from where `clue` runs
+    // (the bots' paths are absolute once read), so that a worker on another
+    // machine, its checkout elsewhere, names the same files alike.
+    let here = std::env::current_dir().ok();
     let shown = |path: &Path| -> String {
         path.strip_prefix(&t.base_dir)
+            .ok()
+            .or_else(|| here.as_ref().and_then(|here| path.strip_prefix(here).ok()))
             .unwrap_or(path)
             .display()
             .to_string()
@@ -446,6 +452,46 @@ fn short(hash: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A bot's files are named beside the tournament file when they are
+    /// there, else from where `clue` runs (the crate's folder, for tests),
+    /// not by the absolute paths the file's bots are given when read: a
+    /// worker whose checkout is elsewhere names them alike.
+    #[test]
+    fn files_are_named_from_the_files_folder_or_where_clue_runs() {
+        let dir = tempfile::tempdir().expect("a folder");
+        std::fs::write(dir.path().join("bot.py"), "print()").expect("a script");
+        std::fs::write(
+            dir.path().join("t.yaml"),
+            "variant: speedclue\nplayers: 3\nbots:\n\
+             \x20 - {name: beside, kind: jsonl, command: python3 bot.py}\n\
+             \x20 - {name: here, kind: jsonl, command: python3 Cargo.toml}\n\
+             \x20 - {name: n, kind: builtin, path: notebook}\n",
+        )
+        .expect("the file");
+        let t = crate::config::load(&dir.path().join("t.yaml")).expect("a tournament");
+        assert!(
+            t.bots[..2].iter().all(|b| b
+                .spec
+                .target
+                .split(' ')
+                .nth(1)
+                .is_some_and(|w| w.starts_with('/'))),
+            "paths made absolute: {:?}",
+            t.bots
+        );
+        let named: Vec<(String, String)> = file_hashes(&t)
+            .into_iter()
+            .map(|h| (h.what, h.path))
+            .collect();
+        assert_eq!(
+            named,
+            [
+                ("bot `beside`".to_string(), "bot.py".to_string()),
+                ("bot `here`".to_string(), "Cargo.toml".to_string()),
+            ]
+        );
+    }
 
     #[test]
     fn a_file_is_hashed_a_piece_at_a_time_as_whole() {
