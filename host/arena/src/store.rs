@@ -699,15 +699,18 @@ mod tests {
         assert!(!dir.path().join("nothere").exists(), "nothing made");
     }
 
+    /// A small tournament file: one game of `generalized` between two bots.
+    const TWO_BOTS: &str = "variant: generalized\nplayers: 2\nseed: 1\n\
+                            schedule: {kind: random, games: 1}\nbots:\n\
+                            \x20 - {name: a, kind: builtin, path: notebook}\n\
+                            \x20 - {name: b, kind: builtin, path: clueless}\n";
+
     /// Another tournament file on a store is refused at its first line that
     /// differs, both versions shown.
     #[test]
     fn another_file_is_refused_at_its_first_different_line() {
         let dir = tempfile::tempdir().unwrap();
-        let text = "variant: generalized\nplayers: 2\nseed: 1\n\
-                    schedule: {kind: random, games: 1}\nbots:\n\
-                    \x20 - {name: a, kind: builtin, path: notebook}\n\
-                    \x20 - {name: b, kind: builtin, path: clueless}\n";
+        let text = TWO_BOTS;
         let parse = |text: &str| crate::config::parse(text, "t.yaml", dir.path()).unwrap();
         let mut store = Store::open(&dir.path().join("t.sqlite")).unwrap();
         store.bind(&parse(text)).unwrap();
@@ -734,10 +737,7 @@ mod tests {
     #[test]
     fn a_store_started_by_an_older_clue_is_named_as_such() {
         let dir = tempfile::tempdir().unwrap();
-        let text = "variant: generalized\nplayers: 2\nseed: 1\n\
-                    schedule: {kind: random, games: 1}\nbots:\n\
-                    \x20 - {name: a, kind: builtin, path: notebook}\n\
-                    \x20 - {name: b, kind: builtin, path: clueless}\n";
+        let text = TWO_BOTS;
         let t = crate::config::parse(text, "t.yaml", dir.path()).unwrap();
         let mut store = Store::open(&dir.path().join("t.sqlite")).unwrap();
         store.bind(&t).unwrap();
