@@ -170,10 +170,11 @@ pub fn file_hashes(t: &Tournament) -> Vec<FileHash> {
         let paths: Vec<PathBuf> = match bot.spec.kind {
             BotKind::Builtin => Vec::new(),
             kind if kind.is_file() => vec![PathBuf::from(&bot.spec.target)],
-            _ => bot
-                .spec
-                .target
-                .split_whitespace()
+            // The words as the process runtime splits them: a quoted path
+            // with a space is one word.
+            _ => shell_words::split(&bot.spec.target)
+                .unwrap_or_default()
+                .into_iter()
                 .filter(|word| !word.starts_with('-'))
                 .map(|word| t.base_dir.join(word))
                 .filter(|path| path.is_file())
@@ -461,22 +462,22 @@ mod tests {
     fn files_are_named_from_the_files_folder_or_where_clue_runs() {
         let dir = tempfile::tempdir().expect("a folder");
         std::fs::write(dir.path().join("bot.py"), "print()").expect("a script");
+        std::fs::write(dir.path().join("a bot.py"), "print()").expect("a script");
         std::fs::write(
             dir.path().join("t.yaml"),
             "variant: speedclue\nplayers: 3\nbots:\n\
              \x20 - {name: beside, kind: jsonl, command: python3 bot.py}\n\
              \x20 - {name: here, kind: jsonl, command: python3 Cargo.toml}\n\
+             \x20 - {name: spaced, kind: jsonl, command: \"python3 'a bot.py'\"}\n\
              \x20 - {name: n, kind: builtin, path: notebook}\n",
         )
         .expect("the file");
         let t = crate::config::load(&dir.path().join("t.yaml")).expect("a tournament");
         assert!(
-            t.bots[..2].iter().all(|b| b
-                .spec
-                .target
-                .split(' ')
-                .nth(1)
-                .is_some_and(|w| w.starts_with('/'))),
+            t.bots[..3].iter().all(|b| {
+                shell_words::split(&b.spec.target)
+                    .is_ok_and(|words| words.get(1).is_some_and(|w| w.starts_with('/')))
+            }),
             "paths made absolute: {:?}",
             t.bots
         );
@@ -489,6 +490,7 @@ mod tests {
             [
                 ("bot `beside`".to_string(), "bot.py".to_string()),
                 ("bot `here`".to_string(), "Cargo.toml".to_string()),
+                ("bot `spaced`".to_string(), "a bot.py".to_string()),
             ]
         );
     }
