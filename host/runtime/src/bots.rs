@@ -155,6 +155,19 @@ impl fmt::Display for BotSpec {
 /// The bots compiled into the host.
 pub const BUILTINS: [&str; 4] = ["clueless", "notebook", "sleuth", "rival"];
 
+include!(concat!(env!("OUT_DIR"), "/builtin_code.rs"));
+
+/// The SHA-256 of a built-in bot's code: the sources of its player crate
+/// and of the bundled crates it uses (build.rs). Two `clue` binaries whose
+/// `sleuth` plays alike give it the same; `None` for a name that is not
+/// one of [`BUILTINS`].
+pub fn builtin_code(name: &str) -> Option<&'static str> {
+    BUILTIN_CODE
+        .iter()
+        .find(|(bot, _)| *bot == name)
+        .map(|(_, code)| *code)
+}
+
 /// `builtin:human`: the person at this terminal (`clue play`; not a tournament entrant).
 pub const HUMAN: &str = "human";
 
@@ -299,5 +312,31 @@ pub fn connect_with(
             );
             Ok(Box::new(crate::wasm::WasmBot::new(prepared, wasm_limits)))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every built-in bot has the fingerprint of its code, each its own
+    /// (`rival` uses `sleuth`'s crates but is not `sleuth`), and nothing
+    /// else has one.
+    #[test]
+    fn every_built_in_bot_has_its_codes_fingerprint() {
+        let codes: Vec<&str> = BUILTINS
+            .iter()
+            .map(|bot| builtin_code(bot).unwrap_or_else(|| panic!("no code for {bot}")))
+            .collect();
+        for code in &codes {
+            assert!(
+                code.len() == 64 && code.bytes().all(|b| b.is_ascii_hexdigit()),
+                "{code}"
+            );
+        }
+        let distinct: std::collections::BTreeSet<&&str> = codes.iter().collect();
+        assert_eq!(distinct.len(), BUILTINS.len(), "{codes:?}");
+        assert_eq!(builtin_code(HUMAN), None);
+        assert_eq!(builtin_code("sherlock"), None);
     }
 }

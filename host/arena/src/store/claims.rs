@@ -148,9 +148,15 @@ fn sha256(path: &Path) -> String {
     }
 }
 
+/// How a built-in bot's code is named among the files
+/// (`builtin:sleuth`).
+const BUILTIN: &str = "builtin:";
+
 /// The files a tournament plays with: each native or wasm bot's file, each
 /// file a process bot's command names (the program or a script it runs),
-/// and each board file. Built-in bots have none: they are part of `clue`.
+/// and each board file; and for each built-in bot, the fingerprint of its
+/// code in this `clue` (`clue_runtime::bots::builtin_code`), named
+/// `builtin:NAME`.
 pub fn file_hashes(t: &Tournament) -> Vec<FileHash> {
     // Named as the file names them: beside it, else from where `clue` runs
     // (the bots' paths are absolute once read), so that a worker on another
@@ -168,7 +174,18 @@ pub fn file_hashes(t: &Tournament) -> Vec<FileHash> {
     for bot in &t.bots {
         let what = format!("bot `{}`", bot.name);
         let paths: Vec<PathBuf> = match bot.spec.kind {
-            BotKind::Builtin => Vec::new(),
+            BotKind::Builtin => {
+                // Its code, in place of a file: a `clue` whose built-in bot
+                // plays otherwise is told apart.
+                if let Some(code) = clue_runtime::bots::builtin_code(&bot.spec.target) {
+                    out.push(FileHash {
+                        what: what.clone(),
+                        path: format!("{BUILTIN}{}", bot.spec.target),
+                        sha256: code.to_string(),
+                    });
+                }
+                Vec::new()
+            }
             kind if kind.is_file() => vec![PathBuf::from(&bot.spec.target)],
             // The words as the process runtime splits them: a quoted path
             // with a space is one word.
@@ -210,11 +227,20 @@ enum Difference {
     Changed(String),
     /// A file here that the tournament was not started with, said whole.
     Extra(String),
+    /// A built-in bot whose code is not the one the tournament was started
+    /// with, said whole.
+    Builtin(String),
 }
 
 /// The first stored file that is not here as it was, else the first file
-/// here that was not stored.
+/// here that was not stored. A store written before built-in bots' code
+/// was kept holds none: their code is then not compared.
 fn first_difference(stored: &[FileHash], here: &[FileHash]) -> Option<Difference> {
+    let builtins_kept = stored.iter().any(|h| h.path.starts_with(BUILTIN));
+    let here: Vec<&FileHash> = here
+        .iter()
+        .filter(|h| builtins_kept || !h.path.starts_with(BUILTIN))
+        .collect();
     for want in stored {
         let found = here
             .iter()
@@ -223,6 +249,15 @@ fn first_difference(stored: &[FileHash], here: &[FileHash]) -> Option<Difference
         match found {
             None => return Some(Difference::Missing(named)),
             Some(h) if h.sha256.is_empty() => return Some(Difference::Unreadable(named)),
+            Some(h) if h.sha256 != want.sha256 && want.path.starts_with(BUILTIN) => {
+                return Some(Difference::Builtin(format!(
+                    "{}: this clue's built-in bot is not the one the tournament was started \
+                     with (its code's sha256 {} there, {} here: use the clue that started it)",
+                    want.what,
+                    short(&want.sha256),
+                    short(&h.sha256)
+                )));
+            }
             Some(h) if h.sha256 != want.sha256 => {
                 return Some(Difference::Changed(format!(
                     "{named} differs from the file the tournament was started with \
@@ -234,12 +269,14 @@ fn first_difference(stored: &[FileHash], here: &[FileHash]) -> Option<Difference
             Some(_) => {}
         }
     }
-    here.iter().find(|h| !stored.contains(h)).map(|extra| {
-        Difference::Extra(format!(
-            "{}: {} is not among the files the tournament was started with",
-            extra.what, extra.path
-        ))
-    })
+    here.into_iter()
+        .find(|h| !stored.contains(*h))
+        .map(|extra| {
+            Difference::Extra(format!(
+                "{}: {} is not among the files the tournament was started with",
+                extra.what, extra.path
+            ))
+        })
 }
 
 impl Store {
@@ -307,7 +344,9 @@ impl Store {
             first_difference(&stored, &file_hashes(t)).map(|difference| match difference {
                 Difference::Missing(what) => format!("{what} is not found"),
                 Difference::Unreadable(what) => format!("{what} cannot be read"),
-                Difference::Changed(what) | Difference::Extra(what) => what,
+                Difference::Changed(what) | Difference::Extra(what) | Difference::Builtin(what) => {
+                    what
+                }
             }),
         )
     }
@@ -346,7 +385,7 @@ impl Store {
                 }
                 Difference::Unreadable(what) => format!("{what} cannot be read here"),
                 Difference::Changed(what) => format!("{what}: copy the coordinator's file"),
-                Difference::Extra(what) => what,
+                Difference::Extra(what) | Difference::Builtin(what) => what,
             }));
         }
         if meta.hash != t.fingerprint() {
@@ -491,8 +530,47 @@ mod tests {
                 ("bot `beside`".to_string(), "bot.py".to_string()),
                 ("bot `here`".to_string(), "Cargo.toml".to_string()),
                 ("bot `spaced`".to_string(), "a bot.py".to_string()),
+                ("bot `n`".to_string(), "builtin:notebook".to_string()),
             ]
         );
+    }
+
+    /// A built-in bot's code is kept among the files, and a `clue` whose
+    /// built-in bot is another is told apart; a store that kept no
+    /// built-in's code (an earlier `clue`) compares only files.
+    #[test]
+    fn a_built_in_bots_code_is_compared_when_the_store_kept_it() {
+        let dir = tempfile::tempdir().expect("a folder");
+        let text = "variant: speedclue\nplayers: 3\nbots:\n\
+                    \x20 - {name: s, kind: builtin, path: sleuth}\n\
+                    \x20 - {name: n, kind: builtin, path: notebook}\n\
+                    \x20 - {name: c, kind: builtin, path: clueless}\n";
+        let t = crate::config::parse(text, "t.yaml", dir.path()).expect("a tournament");
+        let here = file_hashes(&t);
+        let sleuth = clue_runtime::bots::builtin_code("sleuth").expect("sleuth is built in");
+        assert_eq!(sleuth.len(), 64, "a SHA-256 in hex: {sleuth}");
+        assert_eq!(
+            here[0],
+            FileHash {
+                what: "bot `s`".into(),
+                path: "builtin:sleuth".into(),
+                sha256: sleuth.into(),
+            }
+        );
+        assert_eq!(here.len(), 3, "{here:?}");
+        assert!(first_difference(&here, &here).is_none());
+        // Another sleuth where the tournament was started.
+        let mut stored = here.clone();
+        stored[0].sha256 = "ab".repeat(32);
+        match first_difference(&stored, &here) {
+            Some(Difference::Builtin(why)) => assert!(
+                why.starts_with("bot `s`: this clue's built-in bot is not the one"),
+                "{why}"
+            ),
+            other => panic!("{other:?}"),
+        }
+        // A store of an earlier clue kept no built-in's code.
+        assert!(first_difference(&[], &here).is_none());
     }
 
     #[test]
