@@ -69,6 +69,14 @@ fn used(plugins: &Path, name: &str, crates: &mut BTreeSet<String>) {
     for line in manifest.lines().map(str::trim) {
         if line.starts_with('[') {
             in_dependencies = line == "[dependencies]";
+            // A dependency written as a table of its own.
+            if let Some(name) = line
+                .strip_prefix("[dependencies.")
+                .and_then(|rest| rest.strip_suffix(']'))
+                .filter(|name| BUNDLED.contains(name))
+            {
+                used(plugins, name, crates);
+            }
             continue;
         }
         let key = line.split(['.', '=', ' ']).next().unwrap_or_default();
