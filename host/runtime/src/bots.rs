@@ -158,9 +158,10 @@ pub const BUILTINS: [&str; 4] = ["clueless", "notebook", "sleuth", "rival"];
 include!(concat!(env!("OUT_DIR"), "/builtin_code.rs"));
 
 /// The SHA-256 of a built-in bot's code: the sources of its player crate
-/// and of the bundled crates it uses (build.rs). Two `clue` binaries whose
-/// `sleuth` plays alike give it the same; `None` for a name that is not
-/// one of [`BUILTINS`].
+/// and of the workspace's crates it uses, and the versions `Cargo.lock`
+/// pins of the other crates it uses (`build/fingerprint.rs`). Two `clue`
+/// binaries built from the same sources and lock file give it the same on
+/// any machine; `None` for a name that is not one of [`BUILTINS`].
 pub fn builtin_code(name: &str) -> Option<&'static str> {
     BUILTIN_CODE
         .iter()

@@ -22,3 +22,9 @@ pub mod process;
 pub mod sandbox;
 pub mod sticky;
 pub mod wasm;
+
+/// `build.rs`'s fingerprint of a built-in bot's code, compiled here as well
+/// so that its unit tests run with the crate's.
+#[cfg(test)]
+#[path = "../build/fingerprint.rs"]
+mod fingerprint;
