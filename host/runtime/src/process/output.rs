@@ -255,7 +255,70 @@ impl StderrTap {
 
 #[cfg(test)]
 mod tests {
-    use super::last_lines;
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    use super::{StderrTap, last_lines};
+
+    /// A pipe whose writer is the test: each message is one read's bytes,
+    /// and the pipe ends when the sender is dropped.
+    struct Pipe(mpsc::Receiver<Vec<u8>>);
+
+    impl std::io::Read for Pipe {
+        fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+            let Ok(chunk) = self.0.recv() else {
+                return Ok(0);
+            };
+            buffer[..chunk.len()].copy_from_slice(&chunk);
+            Ok(chunk.len())
+        }
+    }
+
+    /// A crash report that reaches the pipe in two writes is read whole:
+    /// the reader waits for the pipe's end, not for its first bytes (under
+    /// load an isolated worker's report was once cut after `clue worker: `).
+    #[test]
+    fn the_last_words_are_read_once_the_pipe_ends() {
+        let tap = StderrTap::default();
+        let (send, receive) = mpsc::channel();
+        tap.drain(Pipe(receive), 1 << 10);
+        send.send(b"clue worker: ".to_vec()).unwrap();
+        // Wait until the first write is in, as a reader that stopped at the
+        // first bytes would have seen it.
+        while tap.text().is_empty() {
+            std::thread::yield_now();
+        }
+        // The rest comes later (when it comes does not decide the result; the
+        // pause only lets a reader that stopped at the first bytes be caught).
+        let writer = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(200));
+            send.send(b"the bot panicked at src/lib.rs:7\n".to_vec())
+                .unwrap();
+        });
+        assert_eq!(
+            tap.text_after_end(Duration::from_secs(600)),
+            "clue worker: the bot panicked at src/lib.rs:7\n"
+        );
+        writer.join().unwrap();
+    }
+
+    /// A pipe that does not end (a grandchild holds it open) gives what it
+    /// holds once the wait is over.
+    #[test]
+    fn a_pipe_that_does_not_end_gives_what_it_holds_after_the_wait() {
+        let tap = StderrTap::default();
+        let (send, receive) = mpsc::channel();
+        tap.drain(Pipe(receive), 1 << 10);
+        send.send(b"half a report".to_vec()).unwrap();
+        while tap.text().is_empty() {
+            std::thread::yield_now();
+        }
+        assert_eq!(
+            tap.text_after_end(Duration::from_millis(50)),
+            "half a report"
+        );
+        drop(send);
+    }
 
     #[test]
     fn the_last_lines_of_stderr_keep_their_end() {
