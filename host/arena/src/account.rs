@@ -140,11 +140,11 @@ pub fn account(record: &GameRecord, deck: &Deck, names: &[String]) -> String {
         };
         let _ = writeln!(
             out,
-            "  {}: rank {}, {outcome}, {} turns, {} suggestions",
+            "  {}: rank {}, {outcome}, {}, {}",
             who(seat.seat),
             seat.rank,
-            seat.turns,
-            seat.suggestions
+            counted(seat.turns, "turn"),
+            counted(seat.suggestions, "suggestion")
         );
         // A disqualified bot's own words are often the quickest way to why.
         if let (Outcome::Disqualified(_), Some(stderr)) = (&seat.outcome, &seat.stderr) {
@@ -193,9 +193,25 @@ fn position(deck: &Deck, p: Position) -> String {
     }
 }
 
+/// `1 turn`, `2 turns`.
+fn counted(count: impl Into<u64>, thing: &str) -> String {
+    let count = count.into();
+    match count {
+        1 => format!("1 {thing}"),
+        _ => format!("{count} {thing}s"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::printable;
+    use super::{counted, printable};
+
+    #[test]
+    fn one_thing_is_counted_in_the_singular() {
+        assert_eq!(counted(1u32, "turn"), "1 turn");
+        assert_eq!(counted(0u32, "suggestion"), "0 suggestions");
+        assert_eq!(counted(14u32, "turn"), "14 turns");
+    }
 
     #[test]
     fn what_a_bot_wrote_is_printed_with_its_control_characters_escaped() {

@@ -27,8 +27,9 @@ use sleuth::{Grounds, Sleuth};
 
 #[derive(clap::Subcommand)]
 pub enum BenchCommand {
-    /// Win rates of sleuth against notebook and clueless in every variant,
-    /// and sleuth's queries to a solution in uniclue
+    /// Win rates of sleuth against notebook, clueless and rival in every
+    /// variant, with 95% intervals, sleuth's queries to a solution in
+    /// uniclue, and issue 18's acceptance lines
     Strength(StrengthArgs),
     /// Time per decision of sleuth at a full table on the classic deck:
     /// calls, mean, p95 and max per request kind
