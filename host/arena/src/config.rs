@@ -43,6 +43,17 @@ impl std::fmt::Display for FileError {
 
 impl std::error::Error for FileError {}
 
+impl FileError {
+    /// The error at `pos` of `file`.
+    pub fn at(file: &str, pos: Pos, message: impl Into<String>) -> FileError {
+        FileError {
+            file: file.to_string(),
+            pos,
+            message: message.into(),
+        }
+    }
+}
+
 /// Resource limits of a bot call; `None` leaves the runtime's default.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -265,10 +276,12 @@ pub fn plays(kind: BotKind, variant: Variant) -> bool {
 /// exists (for bots without a `build:` command; see [`check_files`]).
 pub fn load(path: &Path) -> Result<Tournament, FileError> {
     let file = path.display().to_string();
-    let text = crate::input::read_text(path).map_err(|e| FileError {
-        file: file.clone(),
-        pos: Pos::default(),
-        message: format!("cannot read the tournament file: {e}"),
+    let text = crate::input::read_text(path).map_err(|e| {
+        FileError::at(
+            &file,
+            Pos::default(),
+            format!("cannot read the tournament file: {e}"),
+        )
     })?;
     let base = path
         .parent()
@@ -288,11 +301,7 @@ pub fn load(path: &Path) -> Result<Tournament, FileError> {
 
 /// Validates a tournament file's text. Paths resolve against `base_dir`.
 pub fn parse(text: &str, file: &str, base_dir: &Path) -> Result<Tournament, FileError> {
-    let err = |pos: Pos, message: String| FileError {
-        file: file.to_string(),
-        pos,
-        message,
-    };
+    let err = |pos: Pos, message: String| FileError::at(file, pos, message);
     let raw: RawFile = serde_saphyr::from_str(text).map_err(|e| {
         let pos = e
             .location()
@@ -540,11 +549,7 @@ fn validate_bot(
     base_dir: &Path,
     file: &str,
 ) -> Result<BotEntry, FileError> {
-    let err = |pos: Pos, message: String| FileError {
-        file: file.to_string(),
-        pos,
-        message,
-    };
+    let err = |pos: Pos, message: String| FileError::at(file, pos, message);
     let name = bot.name.value.trim();
     if name.is_empty() {
         return Err(err(
@@ -852,11 +857,11 @@ fn refuse_first<'a>(
 ) -> Result<(), FileError> {
     for bot in bots {
         if let Some(problem) = files_refused(t, bot) {
-            return Err(FileError {
-                file: t.file.clone(),
-                pos: bot.target_pos,
-                message: format!("bot `{}`: {problem}", bot.name),
-            });
+            return Err(FileError::at(
+                &t.file,
+                bot.target_pos,
+                format!("bot `{}`: {problem}", bot.name),
+            ));
         }
     }
     Ok(())
@@ -912,14 +917,9 @@ fn files_refused(t: &Tournament, bot: &BotEntry) -> Option<String> {
     None
 }
 
-/// A count of the file that must be at least 1, or `default` when absent.
 /// The schedule a file's `schedule:` names.
 fn schedule_of(schedule: &Spanned<RawSchedule>, file: &str) -> Result<ScheduleKind, FileError> {
-    let err = |pos: Pos, message: String| FileError {
-        file: file.to_string(),
-        pos,
-        message,
-    };
+    let err = |pos: Pos, message: String| FileError::at(file, pos, message);
     Ok(match schedule.value.kind.value.as_str() {
         "all-seatings" => ScheduleKind::AllSeatings {
             repeats: positive(&schedule.value.repeats, 1, "repeats", file)?,
@@ -950,6 +950,7 @@ fn schedule_of(schedule: &Spanned<RawSchedule>, file: &str) -> Result<ScheduleKi
     })
 }
 
+/// A count of the file that must be at least 1, or `default` when absent.
 fn positive<N: Copy + PartialEq + From<u8>>(
     value: &Option<Spanned<N>>,
     default: N,
@@ -957,11 +958,11 @@ fn positive<N: Copy + PartialEq + From<u8>>(
     file: &str,
 ) -> Result<N, FileError> {
     match value {
-        Some(v) if v.value == N::from(0) => Err(FileError {
-            file: file.to_string(),
-            pos: Pos::from(v),
-            message: format!("`{what}` must be at least 1"),
-        }),
+        Some(v) if v.value == N::from(0) => Err(FileError::at(
+            file,
+            Pos::from(v),
+            format!("`{what}` must be at least 1"),
+        )),
         Some(v) => Ok(v.value),
         None => Ok(default),
     }

@@ -195,11 +195,8 @@ pub(super) fn validate_build(
     base_dir: &Path,
     file: &str,
 ) -> Result<Build, FileError> {
-    let err = |pos: Pos, message: String| FileError {
-        file: file.to_string(),
-        pos,
-        message: format!("bot `{name}`: {message}"),
-    };
+    let err =
+        |pos: Pos, message: String| FileError::at(file, pos, format!("bot `{name}`: {message}"));
     let map = match raw {
         RawBuild::Line(command) => {
             return Ok(Build {
