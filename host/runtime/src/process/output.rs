@@ -274,20 +274,27 @@ mod tests {
         }
     }
 
+    /// A tap draining a [`Pipe`] once `first` is in it, and the pipe's
+    /// writer.
+    fn tap_after(first: &[u8]) -> (StderrTap, mpsc::Sender<Vec<u8>>) {
+        let tap = StderrTap::default();
+        let (send, receive) = mpsc::channel();
+        tap.drain(Pipe(receive), 1 << 10);
+        send.send(first.to_vec()).unwrap();
+        while tap.text().is_empty() {
+            std::thread::yield_now();
+        }
+        (tap, send)
+    }
+
     /// A crash report that reaches the pipe in two writes is read whole:
     /// the reader waits for the pipe's end, not for its first bytes (under
     /// load an isolated worker's report was once cut after `clue worker: `).
     #[test]
     fn the_last_words_are_read_once_the_pipe_ends() {
-        let tap = StderrTap::default();
-        let (send, receive) = mpsc::channel();
-        tap.drain(Pipe(receive), 1 << 10);
-        send.send(b"clue worker: ".to_vec()).unwrap();
-        // Wait until the first write is in, as a reader that stopped at the
-        // first bytes would have seen it.
-        while tap.text().is_empty() {
-            std::thread::yield_now();
-        }
+        // The first write is in, as a reader that stopped at the first
+        // bytes would have seen it.
+        let (tap, send) = tap_after(b"clue worker: ");
         // The rest comes later (when it comes does not decide the result; the
         // pause only lets a reader that stopped at the first bytes be caught).
         let writer = std::thread::spawn(move || {
@@ -306,13 +313,7 @@ mod tests {
     /// holds once the wait is over.
     #[test]
     fn a_pipe_that_does_not_end_gives_what_it_holds_after_the_wait() {
-        let tap = StderrTap::default();
-        let (send, receive) = mpsc::channel();
-        tap.drain(Pipe(receive), 1 << 10);
-        send.send(b"half a report".to_vec()).unwrap();
-        while tap.text().is_empty() {
-            std::thread::yield_now();
-        }
+        let (tap, send) = tap_after(b"half a report");
         assert_eq!(
             tap.text_after_end(Duration::from_millis(50)),
             "half a report"
