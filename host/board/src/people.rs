@@ -20,7 +20,7 @@
 
 use crate::error::{BoardError, Problem};
 use crate::model::PlayerKind;
-use crate::text::{Field, Source};
+use crate::text::{Field, Source, without_trailing_empty};
 
 /// Where a player line says the person starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -171,13 +171,7 @@ pub(crate) fn read_player(
     end_column: usize,
 ) -> Result<PlayerLine, BoardError> {
     // Trailing empty fields (a trailing comma) say nothing; inner ones are errors.
-    let used = fields.len()
-        - fields
-            .iter()
-            .rev()
-            .take_while(|f| f.text.is_empty())
-            .count();
-    let fields = &fields[..used];
+    let fields = without_trailing_empty(fields);
     if let Some(f) = fields.iter().find(|f| f.text.is_empty()) {
         return Err(src.err(line, f.column, Problem::EmptyField));
     }

@@ -24,7 +24,7 @@
 use crate::error::{BoardError, Problem};
 use crate::model::{Person, PlayerKind, Weapon};
 use crate::people::{PlayerLine, StartSpec, read_player};
-use crate::text::{Field, Source, end_column, fields, lines};
+use crate::text::{Field, Source, end_column, fields, lines, without_trailing_empty};
 
 /// A Room or Space line: name, initial and where the initial was written.
 #[derive(Clone, Debug)]
@@ -202,13 +202,7 @@ fn name_line(
     what: &'static str,
     end: usize,
 ) -> Result<NameLine, BoardError> {
-    let used = fields.len()
-        - fields
-            .iter()
-            .rev()
-            .take_while(|f| f.text.is_empty())
-            .count();
-    let fields = &fields[..used];
+    let fields = without_trailing_empty(fields);
     let [name, rest @ ..] = fields else {
         return Err(src.err(line, end, Problem::TooFewFields(what, 2, 1)));
     };

@@ -52,6 +52,18 @@ pub(crate) fn fields(line: &str) -> Vec<Field<'_>> {
     out
 }
 
+/// `fields` without the empty fields at its end: a trailing comma says
+/// nothing (an empty field before another is an error where it matters).
+pub(crate) fn without_trailing_empty<'a, 'f>(fields: &'f [Field<'a>]) -> &'f [Field<'a>] {
+    let used = fields.len()
+        - fields
+            .iter()
+            .rev()
+            .take_while(|f| f.text.is_empty())
+            .count();
+    &fields[..used]
+}
+
 /// The column just past the last character of a line.
 pub(crate) fn end_column(line: &str) -> usize {
     line.chars().count() + 1
