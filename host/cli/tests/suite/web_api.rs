@@ -184,12 +184,7 @@ fn suggestions_must_name_the_room_and_one_card_of_each_category() {
     let (status, body) = post(json!({"cards": [person, weapon, room]}));
     assert_eq!(status, 200, "{body}");
     let after = server.wait_pending(id);
-    let events: Vec<String> = after["events"]
-        .as_array()
-        .expect("events")
-        .iter()
-        .filter_map(|e| e.as_str().map(String::from))
-        .collect();
+    let events = event_texts(&after);
     assert!(
         events.iter().any(|e| e.contains("(you) suggests")),
         "{events:?}"
@@ -295,12 +290,7 @@ fn accusations_are_checked_and_a_wrong_one_only_informs_in_csci306() {
     let (status, body) = post(json!({"cards": cards}));
     assert_eq!(status, 200, "{body}");
     let after = server.wait_pending(id);
-    let events: Vec<String> = after["events"]
-        .as_array()
-        .expect("events")
-        .iter()
-        .filter_map(|e| e.as_str().map(String::from))
-        .collect();
+    let events = event_texts(&after);
     assert!(
         events
             .iter()
@@ -453,6 +443,16 @@ fn the_page_and_its_assets_are_served() {
             .expect("builtins")
             .contains(&json!("builtin:human"))
     );
+}
+
+/// The events of a game's state, in words.
+fn event_texts(state: &Value) -> Vec<String> {
+    state["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter_map(|e| e.as_str().map(String::from))
+        .collect()
 }
 
 fn frame_texts(game: &Value) -> Vec<String> {
