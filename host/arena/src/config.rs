@@ -788,9 +788,21 @@ fn file_problem(spec: &BotSpec, base_dir: &Path) -> Option<String> {
 }
 
 /// The extensions of the files a command line names to be run or loaded:
-/// scripts and archives an interpreter is given.
+/// scripts and archives an interpreter or a virtual machine is given, in
+/// the languages bot authors write in. A word with another extension is not
+/// taken for a file to run (it may be a host name, a number, a file the bot
+/// writes), so this errs towards letting a bot start.
+///
+/// By line: Python, JavaScript and TypeScript, Ruby, Perl and Raku, PHP,
+/// Lua; the JVM (Java, Kotlin and Groovy scripts, Clojure), .NET,
+/// WebAssembly and shells; R, Julia, Tcl, Scheme and Racket, Common Lisp,
+/// Haskell, OCaml, Elixir, Erlang, Dart, Swift and awk.
+#[rustfmt::skip]
 const SCRIPT_EXTENSIONS: &[&str] = &[
-    "py", "pyc", "pyz", "js", "mjs", "cjs", "rb", "pl", "php", "lua", "jar", "sh",
+    "py", "pyc", "pyz", "js", "mjs", "cjs", "ts", "mts", "rb", "pl", "pm", "raku", "php", "lua",
+    "jar", "kts", "groovy", "clj", "dll", "wasm", "sh", "bash", "zsh", "fish", "ps1",
+    "R", "r", "jl", "tcl", "scm", "rkt", "lisp", "hs", "ml", "exs", "erl", "escript", "dart",
+    "swift", "awk",
 ];
 
 /// The first word after the program of a process bot's command line that
@@ -1038,12 +1050,26 @@ mod tests {
             missing_script("java -Xmx1g -jar gone.jar {ID} %%", base),
             Some("gone.jar".into())
         );
+        for (command, word) in [
+            ("Rscript bots/bot.R", "bots/bot.R"),
+            ("julia --project=. bot.jl", "bot.jl"),
+            ("deno run --allow-read bot.ts", "bot.ts"),
+            ("dotnet Bot.dll", "Bot.dll"),
+            ("wasmtime run client.wasm", "client.wasm"),
+        ] {
+            assert_eq!(
+                missing_script(command, base),
+                Some(word.into()),
+                "{command}"
+            );
+        }
         // Found where `clue` runs (the crate's folder, for tests), not a
         // script, a flag, an `sh -c` string, the program itself: no word.
         for fine in [
             "python3 ../../plugins/python-example/bot.py",
             "./client game.log out.json",
             "x --script=bots/x.py",
+            "./client localhost:8080 0.5 results.csv",
             "sh -c 'python3 nothere.py'",
             "bots/x.py",
         ] {
