@@ -268,3 +268,86 @@ bots:
     assert!(ok, "{stderr}");
     assert_eq!(builds(), 3);
 }
+
+/// A store records the code of the built-in bots its games were played
+/// with: a resume by a `clue` whose built-in bot is another (here, the
+/// store's record of `sleuth` edited as if another `clue` had started it)
+/// is refused by the bot's name, and a store of an earlier `clue`, which
+/// recorded none, still resumes.
+#[test]
+fn a_resume_with_another_built_in_bot_is_refused_by_its_name() {
+    let d = dir();
+    let file = d.path().join("t.yaml");
+    std::fs::write(
+        &file,
+        "variant: speedclue
+players: 3
+seed: 5
+schedule: {kind: all-seatings}
+bots:
+  - {name: sleuth, kind: builtin, path: sleuth}
+  - {name: notebook, kind: builtin, path: notebook}
+  - {name: clueless, kind: builtin, path: clueless}
+",
+    )
+    .unwrap();
+    let db = d.path().join("r.sqlite");
+    let (file_s, db_s) = (file.to_str().unwrap(), db.to_str().unwrap());
+    let resume = || {
+        let out = Command::new(env!("CARGO_BIN_EXE_clue"))
+            .args(["tournament", "resume", "--quiet", "--db", db_s])
+            .output()
+            .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    assert!(
+        clue(&["tournament", "run", file_s, "--db", db_s, "--quiet"])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let (ok, stderr) = resume();
+    assert!(ok, "the same clue resumes: {stderr}");
+
+    let store = rusqlite::Connection::open(&db).unwrap();
+    let recorded: String = store
+        .query_row("SELECT value FROM meta WHERE key = 'files'", [], |row| {
+            row.get(0)
+        })
+        .unwrap();
+    let mut files: Vec<serde_json::Value> = serde_json::from_str(&recorded).unwrap();
+    let names: Vec<&str> = files.iter().filter_map(|f| f["path"].as_str()).collect();
+    for bot in ["builtin:sleuth", "builtin:notebook", "builtin:clueless"] {
+        assert!(names.contains(&bot), "{bot} is recorded: {names:?}");
+    }
+    let write = |files: &[serde_json::Value]| {
+        let text = serde_json::to_string(files).unwrap();
+        store
+            .execute("UPDATE meta SET value = ?1 WHERE key = 'files'", [text])
+            .unwrap();
+    };
+
+    let sleuth = files
+        .iter_mut()
+        .find(|f| f["path"] == "builtin:sleuth")
+        .unwrap();
+    sleuth["sha256"] = serde_json::Value::from("0".repeat(64));
+    write(&files);
+    let (ok, stderr) = resume();
+    assert!(!ok, "another sleuth was resumed with");
+    assert!(
+        stderr.contains(
+            "bot `sleuth`: this clue's built-in bot is not the one the tournament was started with"
+        ),
+        "{stderr}"
+    );
+
+    // A store of a `clue` that recorded no built-in bot's code.
+    files.retain(|f| !f["path"].as_str().unwrap_or("").starts_with("builtin:"));
+    write(&files);
+    let (ok, stderr) = resume();
+    assert!(ok, "an earlier clue's store resumes: {stderr}");
+}
