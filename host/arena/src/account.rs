@@ -130,7 +130,19 @@ pub fn account(record: &GameRecord, deck: &Deck, names: &[String]) -> String {
         };
         let _ = writeln!(out, "{line}");
     }
-    for seat in &record.seats {
+    // `uniclue`'s other seats are the server's, not players: they are
+    // named once rather than ranked as players that lost.
+    let server: Vec<String> = record
+        .seats
+        .iter()
+        .filter(|seat| names.get(seat.seat.index()).is_none())
+        .map(|seat| seat.seat.0.to_string())
+        .collect();
+    for seat in record
+        .seats
+        .iter()
+        .filter(|seat| names.get(seat.seat.index()).is_some())
+    {
         let outcome = match seat.outcome {
             Outcome::Won => "won".to_string(),
             Outcome::Lost => "lost".to_string(),
@@ -154,6 +166,19 @@ pub fn account(record: &GameRecord, deck: &Deck, names: &[String]) -> String {
             for line in shown {
                 let _ = writeln!(out, "    | {}", printable(line));
             }
+        }
+    }
+    match server.as_slice() {
+        [] => {}
+        [one] => {
+            let _ = writeln!(out, "  seat {one} answers for the server");
+        }
+        [many @ .., last] => {
+            let _ = writeln!(
+                out,
+                "  seats {} and {last} answer for the server",
+                many.join(", ")
+            );
         }
     }
     out
@@ -204,7 +229,55 @@ fn counted(count: impl Into<u64>, thing: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{counted, printable};
+    use super::{account, counted, printable};
+    use clue_engine::{GameConfig, SeatController, acting_seats, play};
+    use clue_plugin_api::Variant;
+
+    /// The account of one game of `notebook` in every seat that plays.
+    fn played(variant: Variant, players: u8) -> String {
+        let config = GameConfig::new(variant, players);
+        let seats = acting_seats(&config);
+        let mut controllers: Vec<Box<dyn SeatController>> = (0..seats)
+            .map(|_| clue_runtime::bots::builtin("notebook").expect("notebook is built in"))
+            .collect();
+        let record = play(&config, 7, &mut controllers).expect("the game plays");
+        let names = vec!["builtin:notebook".to_string(); seats];
+        account(&record, &record.deck, &names)
+    }
+
+    #[test]
+    fn uniclues_server_seats_are_named_once_and_not_ranked() {
+        let text = played(Variant::Uniclue, 4);
+        assert!(
+            text.contains("  seat 0 (builtin:notebook): rank 1, won,"),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("  seats 1, 2 and 3 answer for the server\n"),
+            "{text}"
+        );
+        assert!(!text.contains("(server): rank"), "{text}");
+        // Their hands and answers are still in the account.
+        assert!(text.contains("  seat 3 (server) holds "), "{text}");
+
+        let text = played(Variant::Uniclue, 3);
+        assert!(
+            text.ends_with("  seats 1 and 2 answer for the server\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn every_seat_of_a_game_of_players_is_ranked() {
+        let text = played(Variant::Classic, 3);
+        for seat in 0..3 {
+            assert!(
+                text.contains(&format!("  seat {seat} (builtin:notebook): rank ")),
+                "{text}"
+            );
+        }
+        assert!(!text.contains("answer"), "{text}");
+    }
 
     #[test]
     fn one_thing_is_counted_in_the_singular() {
