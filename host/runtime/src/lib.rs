@@ -23,8 +23,33 @@ pub mod sandbox;
 pub mod sticky;
 pub mod wasm;
 
+include!(concat!(env!("OUT_DIR"), "/engine_code.rs"));
+
+/// The SHA-256 of the game engine's code (`clue-engine`): the sources of
+/// the workspace's crates it uses and the versions `Cargo.lock` pins of the
+/// others, as for a built-in bot ([`bots::builtin_code`]). Games of one
+/// seed play alike under two `clue` binaries that give the same.
+pub fn engine_code() -> &'static str {
+    ENGINE_CODE
+}
+
 /// `build.rs`'s fingerprint of a built-in bot's code, compiled here as well
 /// so that its unit tests run with the crate's.
 #[cfg(test)]
 #[path = "../build/fingerprint.rs"]
 mod fingerprint;
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_engine_has_a_fingerprint_of_its_own() {
+        let engine = super::engine_code();
+        assert!(
+            engine.len() == 64 && engine.bytes().all(|b| b.is_ascii_hexdigit()),
+            "{engine}"
+        );
+        for bot in crate::bots::BUILTINS {
+            assert_ne!(crate::bots::builtin_code(bot), Some(engine), "{bot}");
+        }
+    }
+}

@@ -152,11 +152,18 @@ fn sha256(path: &Path) -> String {
 /// (`builtin:sleuth`).
 const BUILTIN: &str = "builtin:";
 
+/// How the game engine's code is named among the files.
+const ENGINE: &str = "engine:clue-engine";
+
+/// What the engine's entry is.
+const ENGINE_WHAT: &str = "the game engine";
+
 /// The files a tournament plays with: each native or wasm bot's file, each
 /// file a process bot's command names (the program or a script it runs),
 /// and each board file; and for each built-in bot, the fingerprint of its
 /// code in this `clue` (`clue_runtime::bots::builtin_code`), named
-/// `builtin:NAME`.
+/// `builtin:NAME`; and the fingerprint of the game engine's code
+/// (`clue_runtime::engine_code`), named [`ENGINE`].
 pub fn file_hashes(t: &Tournament) -> Vec<FileHash> {
     // Named as the file names them: beside it, else from where `clue` runs
     // (the bots' paths are absolute once read), so that a worker on another
@@ -212,6 +219,14 @@ pub fn file_hashes(t: &Tournament) -> Vec<FileHash> {
             sha256: crate::config::hash(text),
         });
     }
+    // The rules the games are played by: a `clue` whose engine deals,
+    // answers or asks otherwise would play the rest of the schedule as
+    // another tournament.
+    out.push(FileHash {
+        what: ENGINE_WHAT.into(),
+        path: ENGINE.into(),
+        sha256: clue_runtime::engine_code().to_string(),
+    });
     out
 }
 
@@ -227,19 +242,21 @@ enum Difference {
     Changed(String),
     /// A file here that the tournament was not started with, said whole.
     Extra(String),
-    /// A built-in bot whose code is not the one the tournament was started
-    /// with, said whole.
-    Builtin(String),
+    /// A built-in bot, or the engine, whose code is not the one the
+    /// tournament was started with, said whole.
+    Code(String),
 }
 
 /// The first stored file that is not here as it was, else the first file
-/// here that was not stored. A store written before built-in bots' code
-/// was kept holds none: their code is then not compared.
+/// here that was not stored. A store written before built-in bots' code,
+/// or the engine's, was kept holds none: that code is then not compared.
 fn first_difference(stored: &[FileHash], here: &[FileHash]) -> Option<Difference> {
     let builtins_kept = stored.iter().any(|h| h.path.starts_with(BUILTIN));
+    let engine_kept = stored.iter().any(|h| h.path == ENGINE);
     let here: Vec<&FileHash> = here
         .iter()
         .filter(|h| builtins_kept || !h.path.starts_with(BUILTIN))
+        .filter(|h| engine_kept || h.path != ENGINE)
         .collect();
     for want in stored {
         let found = here
@@ -249,8 +266,18 @@ fn first_difference(stored: &[FileHash], here: &[FileHash]) -> Option<Difference
         match found {
             None => return Some(Difference::Missing(named)),
             Some(h) if h.sha256.is_empty() => return Some(Difference::Unreadable(named)),
+            Some(h) if h.sha256 != want.sha256 && want.path == ENGINE => {
+                return Some(Difference::Code(format!(
+                    "{}: this clue does not play the game by the code the tournament was \
+                     started with (its code's sha256 {} there, {} here: use the clue that \
+                     started it)",
+                    want.what,
+                    short(&want.sha256),
+                    short(&h.sha256)
+                )));
+            }
             Some(h) if h.sha256 != want.sha256 && want.path.starts_with(BUILTIN) => {
-                return Some(Difference::Builtin(format!(
+                return Some(Difference::Code(format!(
                     "{}: this clue's built-in bot is not the one the tournament was started \
                      with (its code's sha256 {} there, {} here: use the clue that started it)",
                     want.what,
@@ -344,7 +371,7 @@ impl Store {
             first_difference(&stored, &file_hashes(t)).map(|difference| match difference {
                 Difference::Missing(what) => format!("{what} is not found"),
                 Difference::Unreadable(what) => format!("{what} cannot be read"),
-                Difference::Changed(what) | Difference::Extra(what) | Difference::Builtin(what) => {
+                Difference::Changed(what) | Difference::Extra(what) | Difference::Code(what) => {
                     what
                 }
             }),
@@ -385,7 +412,7 @@ impl Store {
                 }
                 Difference::Unreadable(what) => format!("{what} cannot be read here"),
                 Difference::Changed(what) => format!("{what}: copy the coordinator's file"),
-                Difference::Extra(what) | Difference::Builtin(what) => what,
+                Difference::Extra(what) | Difference::Code(what) => what,
             }));
         }
         if meta.hash != t.fingerprint() {
@@ -531,6 +558,10 @@ mod tests {
                 ("bot `here`".to_string(), "Cargo.toml".to_string()),
                 ("bot `spaced`".to_string(), "a bot.py".to_string()),
                 ("bot `n`".to_string(), "builtin:notebook".to_string()),
+                (
+                    "the game engine".to_string(),
+                    "engine:clue-engine".to_string()
+                ),
             ]
         );
     }
@@ -557,13 +588,13 @@ mod tests {
                 sha256: sleuth.into(),
             }
         );
-        assert_eq!(here.len(), 3, "{here:?}");
+        assert_eq!(here.len(), 4, "{here:?}");
         assert!(first_difference(&here, &here).is_none());
         // Another sleuth where the tournament was started.
         let mut stored = here.clone();
         stored[0].sha256 = "ab".repeat(32);
         match first_difference(&stored, &here) {
-            Some(Difference::Builtin(why)) => assert!(
+            Some(Difference::Code(why)) => assert!(
                 why.starts_with("bot `s`: this clue's built-in bot is not the one"),
                 "{why}"
             ),
@@ -571,6 +602,62 @@ mod tests {
         }
         // A store of an earlier clue kept no built-in's code.
         assert!(first_difference(&[], &here).is_none());
+    }
+
+    /// The engine's code is kept among the files of every tournament, and
+    /// a `clue` whose engine is another is told apart; a store that kept
+    /// none (an earlier `clue`) compares the rest.
+    #[test]
+    fn the_engines_code_is_compared_when_the_store_kept_it() {
+        let dir = tempfile::tempdir().expect("a folder");
+        std::fs::write(dir.path().join("bot.py"), "print()\n").expect("the file");
+        let text = "variant: classic\nplayers: 3\nbots:\n\
+                    \x20 - {name: p, kind: jsonl, command: python3 bot.py}\n\
+                    \x20 - {name: c, kind: builtin, path: clueless}\n\
+                    \x20 - {name: n, kind: builtin, path: notebook}\n";
+        let t = crate::config::parse(text, "t.yaml", dir.path()).expect("a tournament");
+        let here = file_hashes(&t);
+        let engine = here.last().expect("the engine's entry");
+        assert_eq!(
+            (
+                engine.what.as_str(),
+                engine.path.as_str(),
+                engine.sha256.as_str()
+            ),
+            (
+                "the game engine",
+                "engine:clue-engine",
+                clue_runtime::engine_code()
+            )
+        );
+        // Another engine where the tournament was started.
+        let mut stored = here.clone();
+        stored.last_mut().expect("the engine's entry").sha256 = "cd".repeat(32);
+        match first_difference(&stored, &here) {
+            Some(Difference::Code(why)) => assert_eq!(
+                why,
+                format!(
+                    "the game engine: this clue does not play the game by the code the \
+                     tournament was started with (its code's sha256 cdcdcdcdcdcd there, {} \
+                     here: use the clue that started it)",
+                    short(clue_runtime::engine_code())
+                )
+            ),
+            other => panic!("{other:?}"),
+        }
+        // A store of an earlier clue kept no engine's code: the rest is
+        // still compared.
+        let earlier = &here[..here.len() - 1];
+        assert!(first_difference(earlier, &here).is_none());
+        let mut changed = earlier.to_vec();
+        changed[0].sha256 = "ef".repeat(32);
+        assert!(
+            matches!(
+                first_difference(&changed, &here),
+                Some(Difference::Changed(_))
+            ),
+            "{changed:?}"
+        );
     }
 
     #[test]

@@ -275,7 +275,7 @@ bots:
 /// is refused by the bot's name, and a store of an earlier `clue`, which
 /// recorded none, still resumes.
 #[test]
-fn a_resume_with_another_built_in_bot_is_refused_by_its_name() {
+fn a_resume_with_another_built_in_bot_or_engine_is_refused_by_its_name() {
     let d = dir();
     let file = d.path().join("t.yaml");
     std::fs::write(
@@ -347,6 +347,29 @@ bots:
 
     // A store of a `clue` that recorded no built-in bot's code.
     files.retain(|f| !f["path"].as_str().unwrap_or("").starts_with("builtin:"));
+    write(&files);
+    let (ok, stderr) = resume();
+    assert!(ok, "an earlier clue's store resumes: {stderr}");
+
+    // Another engine.
+    let engine = files
+        .iter_mut()
+        .find(|f| f["path"] == "engine:clue-engine")
+        .expect("the engine's code is recorded");
+    engine["sha256"] = serde_json::Value::from("0".repeat(64));
+    write(&files);
+    let (ok, stderr) = resume();
+    assert!(!ok, "another engine was resumed with");
+    assert!(
+        stderr.contains(
+            "the game engine: this clue does not play the game by the code the tournament was \
+             started with (its code's sha256 000000000000 there,"
+        ),
+        "{stderr}"
+    );
+
+    // A store of a `clue` that recorded no engine's code.
+    files.retain(|f| f["path"] != "engine:clue-engine");
     write(&files);
     let (ok, stderr) = resume();
     assert!(ok, "an earlier clue's store resumes: {stderr}");
