@@ -330,14 +330,21 @@ bots:
             .unwrap();
     };
 
-    let sleuth = files
-        .iter_mut()
-        .find(|f| f["path"] == "builtin:sleuth")
-        .unwrap();
-    sleuth["sha256"] = serde_json::Value::from("0".repeat(64));
-    write(&files);
-    let (ok, stderr) = resume();
-    assert!(!ok, "another sleuth was resumed with");
+    // The refusal of a resume after the code recorded as `path` is
+    // another.
+    let refusal = |files: &mut Vec<serde_json::Value>, path: &str| -> String {
+        let entry = files
+            .iter_mut()
+            .find(|f| f["path"] == path)
+            .unwrap_or_else(|| panic!("{path} is recorded"));
+        entry["sha256"] = serde_json::Value::from("0".repeat(64));
+        write(files);
+        let (ok, stderr) = resume();
+        assert!(!ok, "resumed with another {path}");
+        stderr
+    };
+
+    let stderr = refusal(&mut files, "builtin:sleuth");
     assert!(
         stderr.contains(
             "bot `sleuth`: this clue's built-in bot is not the one the tournament was started with"
@@ -351,15 +358,7 @@ bots:
     let (ok, stderr) = resume();
     assert!(ok, "an earlier clue's store resumes: {stderr}");
 
-    // Another engine.
-    let engine = files
-        .iter_mut()
-        .find(|f| f["path"] == "engine:clue-engine")
-        .expect("the engine's code is recorded");
-    engine["sha256"] = serde_json::Value::from("0".repeat(64));
-    write(&files);
-    let (ok, stderr) = resume();
-    assert!(!ok, "another engine was resumed with");
+    let stderr = refusal(&mut files, "engine:clue-engine");
     assert!(
         stderr.contains(
             "the game engine: this clue does not play the game by the code the tournament was \
