@@ -17,7 +17,9 @@ use crate::config::{BotEntry, FileError, Tournament, check_files};
 use crate::logfile::{Header, LOG_FORMAT};
 use crate::schedule::ScheduledGame;
 use crate::stats;
-use crate::store::{Claim, FinishedGame, LiveBatch, Meter, Progress, Store, StoreError, claims};
+use crate::store::{
+    Claim, FinishedGame, LiveBatch, Meter, Progress, Store, StoreError, Unlike, claims,
+};
 use clue_runtime::bots;
 use clue_runtime::process::build::BuildLimits;
 
@@ -190,6 +192,11 @@ pub enum RunError {
          or start the tournament anew in another store"
     )]
     Changed { store: String, why: String },
+    #[error(
+        "{store} holds games played by another clue: {why}; finish it with the clue that \
+         started it, or start the tournament anew in another store"
+    )]
+    OtherClue { store: String, why: String },
 }
 
 /// How the run reports as it goes.
@@ -317,18 +324,30 @@ pub fn build_for(t: &mut Tournament, store: &Store) -> Result<(), RunError> {
         return build(t);
     }
     t.take_built_paths();
-    if store.played_with_other_files(t)?.is_none() {
-        tracing::info!("every bot file is as the stored games were played with: nothing built");
-        check_files(t)?;
-        return Ok(());
+    let unlike = |why: Unlike| match why {
+        Unlike::Files(why) => RunError::Changed {
+            store: store.name().to_string(),
+            why,
+        },
+        Unlike::Clue(why) => RunError::OtherClue {
+            store: store.name().to_string(),
+            why,
+        },
+    };
+    match store.played_with_other_files(t)? {
+        None => {
+            tracing::info!("every bot file is as the stored games were played with: nothing built");
+            check_files(t)?;
+            return Ok(());
+        }
+        // No build makes this clue another: refused before any runs.
+        Some(why @ Unlike::Clue(_)) => return Err(unlike(why)),
+        Some(Unlike::Files(_)) => {}
     }
     build(t)?;
     match store.played_with_other_files(t)? {
         None => Ok(()),
-        Some(why) => Err(RunError::Changed {
-            store: store.name().to_string(),
-            why,
-        }),
+        Some(why) => Err(unlike(why)),
     }
 }
 

@@ -74,7 +74,7 @@ pub mod claims;
 mod pg;
 mod sqlite;
 
-pub use claims::{Claim, Lease, Progress, WorkerProgress};
+pub use claims::{Claim, Lease, Progress, Unlike, WorkerProgress};
 
 /// The schema version this build writes and reads. A store of another
 /// version is refused ([`StoreError::Version`]); version 1 is upgraded.

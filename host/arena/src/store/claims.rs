@@ -230,6 +230,16 @@ pub fn file_hashes(t: &Tournament) -> Vec<FileHash> {
     out
 }
 
+/// Why a store's games were not played with what is here
+/// ([`Store::played_with_other_files`]), said whole.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unlike {
+    /// A bot or board file: a build may make it as it was again.
+    Files(String),
+    /// This `clue`'s built-in bot or engine: no build can.
+    Clue(String),
+}
+
 /// How the files here differ from those a tournament was started with.
 #[derive(Debug)]
 enum Difference {
@@ -248,8 +258,10 @@ enum Difference {
 }
 
 /// The first stored file that is not here as it was, else the first file
-/// here that was not stored. A store written before built-in bots' code,
-/// or the engine's, was kept holds none: that code is then not compared.
+/// here that was not stored; the code of this `clue` (built-in bots, the
+/// engine) before any file, since no build can change it. A store written
+/// before built-in bots' code, or the engine's, was kept holds none: that
+/// code is then not compared.
 fn first_difference(stored: &[FileHash], here: &[FileHash]) -> Option<Difference> {
     let builtins_kept = stored.iter().any(|h| h.path.starts_with(BUILTIN));
     let engine_kept = stored.iter().any(|h| h.path == ENGINE);
@@ -258,7 +270,9 @@ fn first_difference(stored: &[FileHash], here: &[FileHash]) -> Option<Difference
         .filter(|h| builtins_kept || !h.path.starts_with(BUILTIN))
         .filter(|h| engine_kept || h.path != ENGINE)
         .collect();
-    for want in stored {
+    let code = |h: &&FileHash| h.path.starts_with(BUILTIN) || h.path == ENGINE;
+    let (clue, files): (Vec<&FileHash>, Vec<&FileHash>) = stored.iter().partition(code);
+    for want in clue.into_iter().chain(files) {
         let found = here
             .iter()
             .find(|h| h.what == want.what && h.path == want.path);
@@ -269,8 +283,7 @@ fn first_difference(stored: &[FileHash], here: &[FileHash]) -> Option<Difference
             Some(h) if h.sha256 != want.sha256 && want.path == ENGINE => {
                 return Some(Difference::Code(format!(
                     "{}: this clue does not play the game by the code the tournament was \
-                     started with (its code's sha256 {} there, {} here: use the clue that \
-                     started it)",
+                     started with (its code's sha256 {} there, {} here)",
                     want.what,
                     short(&want.sha256),
                     short(&h.sha256)
@@ -279,7 +292,7 @@ fn first_difference(stored: &[FileHash], here: &[FileHash]) -> Option<Difference
             Some(h) if h.sha256 != want.sha256 && want.path.starts_with(BUILTIN) => {
                 return Some(Difference::Code(format!(
                     "{}: this clue's built-in bot is not the one the tournament was started \
-                     with (its code's sha256 {} there, {} here: use the clue that started it)",
+                     with (its code's sha256 {} there, {} here)",
                     want.what,
                     short(&want.sha256),
                     short(&h.sha256)
@@ -355,11 +368,12 @@ impl Store {
             .map(|f| serde_json::from_str(&f).unwrap_or_default()))
     }
 
-    /// On a store that holds games: why the bot and board files here are
-    /// not those the games were played with (one line), or `None` when they
-    /// are. A store with no game stored yet has nothing to keep, and a
-    /// `resume` or another `run` may build the bots afresh.
-    pub fn played_with_other_files(&self, t: &Tournament) -> Result<Option<String>, StoreError> {
+    /// On a store that holds games: why the bot and board files here, or
+    /// this `clue`'s built-in bots and engine, are not those the games were
+    /// played with (one line), or `None` when they are. A store with no
+    /// game stored yet has nothing to keep, and a `resume` or another `run`
+    /// may build the bots afresh.
+    pub fn played_with_other_files(&self, t: &Tournament) -> Result<Option<Unlike>, StoreError> {
         if self.db.done()?.is_empty() {
             return Ok(None);
         }
@@ -369,11 +383,10 @@ impl Store {
         };
         Ok(
             first_difference(&stored, &file_hashes(t)).map(|difference| match difference {
-                Difference::Missing(what) => format!("{what} is not found"),
-                Difference::Unreadable(what) => format!("{what} cannot be read"),
-                Difference::Changed(what) | Difference::Extra(what) | Difference::Code(what) => {
-                    what
-                }
+                Difference::Missing(what) => Unlike::Files(format!("{what} is not found")),
+                Difference::Unreadable(what) => Unlike::Files(format!("{what} cannot be read")),
+                Difference::Changed(what) | Difference::Extra(what) => Unlike::Files(what),
+                Difference::Code(what) => Unlike::Clue(what),
             }),
         )
     }
@@ -412,7 +425,10 @@ impl Store {
                 }
                 Difference::Unreadable(what) => format!("{what} cannot be read here"),
                 Difference::Changed(what) => format!("{what}: copy the coordinator's file"),
-                Difference::Extra(what) | Difference::Code(what) => what,
+                Difference::Extra(what) => what,
+                Difference::Code(what) => {
+                    format!("{what}: build clue from the coordinator's sources")
+                }
             }));
         }
         if meta.hash != t.fingerprint() {
@@ -639,12 +655,19 @@ mod tests {
                 format!(
                     "the game engine: this clue does not play the game by the code the \
                      tournament was started with (its code's sha256 cdcdcdcdcdcd there, {} \
-                     here: use the clue that started it)",
+                     here)",
                     short(clue_runtime::engine_code())
                 )
             ),
             other => panic!("{other:?}"),
         }
+        // With a bot file changed too, the engine is named first: no build
+        // can make it as it was.
+        stored[0].sha256 = "ef".repeat(32);
+        assert!(
+            matches!(first_difference(&stored, &here), Some(Difference::Code(_))),
+            "{stored:?}"
+        );
         // A store of an earlier clue kept no engine's code: the rest is
         // still compared.
         let earlier = &here[..here.len() - 1];

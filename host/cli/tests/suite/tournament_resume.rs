@@ -267,6 +267,32 @@ bots:
     let (ok, stderr) = run(&["tournament", "resume", "--quiet", "--db", db_s]);
     assert!(ok, "{stderr}");
     assert_eq!(builds(), 3);
+
+    // Games played by another engine (the store's record of it edited) and
+    // a bot file gone: no build can make this clue the other one, so the
+    // resume is refused before any build runs.
+    let store = rusqlite::Connection::open(&db).unwrap();
+    let recorded: String = store
+        .query_row("SELECT value FROM meta WHERE key = 'files'", [], |row| {
+            row.get(0)
+        })
+        .unwrap();
+    let edited = recorded.replace(
+        clue_runtime::engine_code(),
+        "1234567890ab1234567890ab1234567890ab1234567890ab1234567890ab1234",
+    );
+    assert_ne!(edited, recorded, "the engine's code is recorded");
+    store
+        .execute("UPDATE meta SET value = ?1 WHERE key = 'files'", [edited])
+        .unwrap();
+    std::fs::remove_file(at("made.py")).expect("the built bot removed");
+    let (ok, stderr) = run(&["tournament", "resume", "--quiet", "--db", db_s]);
+    assert!(!ok, "a store of another engine was resumed");
+    assert!(
+        stderr.contains("holds games played by another clue: the game engine: "),
+        "{stderr}"
+    );
+    assert_eq!(builds(), 3, "nothing was built");
 }
 
 /// A store records the code of the built-in bots its games were played
@@ -347,7 +373,12 @@ bots:
     let stderr = refusal(&mut files, "builtin:sleuth");
     assert!(
         stderr.contains(
-            "bot `sleuth`: this clue's built-in bot is not the one the tournament was started with"
+            "r.sqlite holds games played by another clue: bot `sleuth`: this clue's built-in \
+             bot is not the one the tournament was started with (its code's sha256 \
+             000000000000 there,"
+        ) && stderr.contains(
+            "here); finish it with the clue that started it, or start the tournament anew in \
+             another store"
         ),
         "{stderr}"
     );
