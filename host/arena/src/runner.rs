@@ -340,7 +340,7 @@ pub fn build_for(t: &mut Tournament, store: &Store) -> Result<(), RunError> {
             check_files(t)?;
             return Ok(());
         }
-        // No build makes this clue another: refused before any runs.
+        // No build makes this clue the other one: refused before any build.
         Some(why @ Unlike::Clue(_)) => return Err(unlike(why)),
         Some(Unlike::Files(_)) => {}
     }
