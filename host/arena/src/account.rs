@@ -9,9 +9,13 @@ use std::borrow::Cow;
 use std::fmt::Write;
 
 use clue_engine::{GameRecord, Outcome};
-use clue_plugin_api::{Card, Deck, Event, Position, Seat};
+use clue_plugin_api::{Card, Deck, Event, Seat};
 
-/// Writes the whole game: the deal, every turn, who showed what, the end.
+use crate::narrate::describe;
+
+/// Writes the whole game: the deal, every turn, who showed what (each
+/// event in the words the page and the terminal player use,
+/// [`crate::narrate`], and a disqualification with its detail), the end.
 pub fn account(record: &GameRecord, deck: &Deck, names: &[String]) -> String {
     let mut out = String::new();
     let who = |s: Seat| -> String {
@@ -36,90 +40,22 @@ pub fn account(record: &GameRecord, deck: &Deck, names: &[String]) -> String {
     for (s, hand) in record.hands.iter().enumerate() {
         let _ = writeln!(out, "  {} holds {}", who(Seat(s as u8)), cards(hand));
     }
-    let mut suggestion: Vec<Card> = Vec::new();
+    // Every seat by number and name, the server's seats too, as the
+    // narration names them.
+    let named: Vec<String> = (0..record.seats.len())
+        .map(|s| who(Seat(s as u8)))
+        .collect();
     for entry in &record.log {
-        let line = match &entry.event {
-            Event::TurnBegan {
-                seat,
-                round,
-                roll,
-                room,
-            } => match (roll, room) {
-                (Some(r), _) => format!("round {round}: {} rolls {r}", who(*seat)),
-                (None, Some(room)) => {
-                    format!(
-                        "round {round}: {} is in the {}",
-                        who(*seat),
-                        deck.name(*room)
-                    )
-                }
-                (None, None) => format!("round {round}: {}", who(*seat)),
-            },
-            Event::Moved { seat, to } => {
-                format!("  {} moves to {}", who(*seat), position(deck, *to))
-            }
-            Event::TokenMoved { person, to, .. } => format!(
-                "  {}'s token is moved to {}",
-                deck.name(*person),
-                position(deck, *to)
-            ),
-            Event::Suggested {
-                seat,
-                suggestion: s,
-            } => {
-                suggestion = s.cards.clone();
-                match s.target {
-                    Some(t) => {
-                        format!("  {} asks {} about {}", who(*seat), who(t), cards(&s.cards))
-                    }
-                    None => format!("  {} suggests {}", who(*seat), cards(&s.cards)),
-                }
-            }
-            Event::Answered {
-                passed,
-                shown_by,
-                card,
-                ..
-            } => {
-                let mut parts: Vec<String> = passed
-                    .iter()
-                    .map(|&s| format!("{} cannot disprove", who(s)))
-                    .collect();
-                match (shown_by, card) {
-                    (Some(s), Some(c)) => {
-                        parts.push(format!("{} shows {}", who(*s), deck.name(*c)))
-                    }
-                    (Some(s), None) => parts.push(format!("{} shows a card", who(*s))),
-                    (None, _) => parts.push(format!("nobody can disprove {}", cards(&suggestion))),
-                }
-                format!("    {}", parts.join("; "))
-            }
-            Event::Accused {
-                seat,
-                accusation,
-                correct,
-            } => {
-                let what = accusation
-                    .as_ref()
-                    .map_or_else(|| "?".to_string(), |a| cards(&a.cards));
-                let verdict = match correct {
-                    Some(true) => "correct",
-                    Some(false) => "wrong",
-                    None => "unknown",
-                };
-                format!("  {} accuses {what}: {verdict}", who(*seat))
-            }
-            Event::HandRevealed { seat, hand } => {
-                format!("  {} leaves and reveals {}", who(*seat), cards(hand))
-            }
-            Event::Disqualified { seat, reason } => {
+        let event = &entry.event;
+        let line = match event {
+            Event::Disqualified { seat, .. } => {
                 let detail = record.seats[seat.index()]
                     .detail
                     .clone()
                     .unwrap_or_default();
                 format!(
-                    "  {} is disqualified: {reason} ({})",
-                    who(*seat),
+                    "  {}: {}",
+                    describe(event, deck, &named),
                     printable(&detail)
                 )
             }
@@ -127,6 +63,9 @@ pub fn account(record: &GameRecord, deck: &Deck, names: &[String]) -> String {
                 Some(w) => format!("game over after {} rounds: {} wins", record.rounds, who(*w)),
                 None => format!("game over after {} rounds: no winner", record.rounds),
             },
+            Event::TurnBegan { .. } => describe(event, deck, &named),
+            Event::Answered { .. } => format!("    {}", describe(event, deck, &named)),
+            _ => format!("  {}", describe(event, deck, &named)),
         };
         let _ = writeln!(out, "{line}");
     }
@@ -211,13 +150,6 @@ pub fn printable(text: &str) -> Cow<'_, str> {
 /// keeps all the runtime kept).
 const STDERR_LINES: usize = 10;
 
-fn position(deck: &Deck, p: Position) -> String {
-    match p {
-        Position::Cell { row, col } => format!("({row}, {col})"),
-        Position::Room(card) => deck.name(card).to_string(),
-    }
-}
-
 /// `1 turn`, `2 turns`.
 fn counted(count: impl Into<u64>, thing: &str) -> String {
     let count = count.into();
@@ -229,20 +161,63 @@ fn counted(count: impl Into<u64>, thing: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{account, counted, printable};
-    use clue_engine::{GameConfig, SeatController, acting_seats, play};
-    use clue_plugin_api::Variant;
+    use super::{account, counted, describe, printable};
+    use clue_engine::{GameConfig, GameRecord, SeatController, acting_seats, play};
+    use clue_plugin_api::{Event, Variant};
 
-    /// The account of one game of `notebook` in every seat that plays.
-    fn played(variant: Variant, players: u8) -> String {
+    /// One game of `notebook` in every seat that plays, and its account.
+    fn game(variant: Variant, players: u8, seed: u64) -> (GameRecord, String) {
         let config = GameConfig::new(variant, players);
         let seats = acting_seats(&config);
         let mut controllers: Vec<Box<dyn SeatController>> = (0..seats)
             .map(|_| clue_runtime::bots::builtin("notebook").expect("notebook is built in"))
             .collect();
-        let record = play(&config, 7, &mut controllers).expect("the game plays");
+        let record = play(&config, seed, &mut controllers).expect("the game plays");
         let names = vec!["builtin:notebook".to_string(); seats];
-        account(&record, &record.deck, &names)
+        let text = account(&record, &record.deck, &names);
+        (record, text)
+    }
+
+    fn played(variant: Variant, players: u8) -> String {
+        game(variant, players, 7).1
+    }
+
+    /// The seats as the account names them.
+    fn named(record: &GameRecord) -> Vec<String> {
+        (0..record.seats.len())
+            .map(|s| match s < acting_seats(&record.config) {
+                true => format!("seat {s} (builtin:notebook)"),
+                false => format!("seat {s} (server)"),
+            })
+            .collect()
+    }
+
+    /// The account tells each event in the words of the page and the
+    /// terminal (`narrate`), on a line of its own.
+    #[test]
+    fn each_event_is_told_in_the_narrations_words() {
+        for (variant, players) in [
+            (Variant::Classic, 3),
+            (Variant::Uniclue, 5),
+            (Variant::Speedclue, 4),
+            (Variant::Generalized, 3),
+        ] {
+            let (record, text) = game(variant, players, 11);
+            let names = named(&record);
+            let lines: Vec<&str> = text.lines().map(str::trim_start).collect();
+            let mut told = 0;
+            for entry in &record.log {
+                match &entry.event {
+                    Event::GameOver { .. } | Event::Disqualified { .. } => {}
+                    event => {
+                        let words = describe(event, &record.deck, &names);
+                        assert!(lines.contains(&words.as_str()), "{words:?} in\n{text}");
+                        told += 1;
+                    }
+                }
+            }
+            assert!(told > 5, "{variant}: {told} events");
+        }
     }
 
     #[test]

@@ -62,17 +62,18 @@ pub fn describe(event: &Event, deck: &Deck, names: &[String]) -> String {
             card,
             ..
         } => {
-            let mut text = String::new();
-            if !passed.is_empty() {
-                let list: Vec<String> = passed.iter().map(&who).collect();
-                text.push_str(&format!("{} cannot disprove; ", list.join(", ")));
-            }
-            text.push_str(&match (shown_by, card) {
+            let list: Vec<String> = passed.iter().map(&who).collect();
+            let shown = match (shown_by, card) {
                 (Some(s), Some(c)) => format!("{} shows {}", who(s), deck.name(*c)),
                 (Some(s), None) => format!("{} shows a card", who(s)),
-                (None, _) => "nobody can disprove".to_string(),
-            });
-            text
+                (None, _) if list.is_empty() => return "nobody can disprove".to_string(),
+                // Everyone asked passed.
+                (None, _) => return format!("{} cannot disprove: nobody can", list.join(", ")),
+            };
+            match list.is_empty() {
+                true => shown,
+                false => format!("{} cannot disprove; {shown}", list.join(", ")),
+            }
         }
         Event::Accused {
             seat,
@@ -105,5 +106,43 @@ pub fn place(deck: &Deck, to: Position) -> String {
     match to {
         Position::Room(card) => format!("the {}", deck.name(card)),
         Position::Cell { row, col } => format!("({row}, {col})"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::describe;
+    use clue_plugin_api::{Card, Event, Seat};
+
+    /// An answer in words: who passed, then who showed what, or that
+    /// nobody could.
+    #[test]
+    fn an_answer_says_who_passed_and_who_showed() {
+        let deck = clue_engine::decks::classic();
+        let names: Vec<String> = ["Ann", "Bob", "Cy", "Di"].map(String::from).to_vec();
+        let said = |passed: &[u8], shown_by: Option<u8>, card: Option<u16>| {
+            let event = Event::Answered {
+                suggester: Seat(0),
+                passed: passed.iter().map(|&s| Seat(s)).collect(),
+                shown_by: shown_by.map(Seat),
+                card: card.map(Card),
+            };
+            describe(&event, &deck, &names)
+        };
+        let scarlet = deck.name(Card(0));
+        assert_eq!(said(&[], Some(1), Some(0)), format!("Bob shows {scarlet}"));
+        assert_eq!(
+            said(&[1, 2], Some(3), Some(0)),
+            format!("Bob, Cy cannot disprove; Di shows {scarlet}")
+        );
+        assert_eq!(
+            said(&[1], Some(2), None),
+            "Bob cannot disprove; Cy shows a card"
+        );
+        assert_eq!(
+            said(&[1, 2, 3], None, None),
+            "Bob, Cy, Di cannot disprove: nobody can"
+        );
+        assert_eq!(said(&[], None, None), "nobody can disprove");
     }
 }

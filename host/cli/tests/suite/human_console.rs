@@ -253,7 +253,7 @@ fn a_closed_terminal_costs_only_the_persons_seat() {
     let (out, errors, ok) = game.finish();
     assert!(ok, "{out}\n{errors}");
     assert!(
-        out.contains("seat 0 (builtin:human) is disqualified: crash (the terminal closed)"),
+        out.contains("seat 0 (builtin:human) is disqualified (crash): the terminal closed"),
         "{out}"
     );
     assert!(out.contains("game over"), "{out}");
