@@ -1,6 +1,6 @@
 //! Variant options from flags and from a variant file (YAML), flags winning.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use clue_engine::GameConfig;
@@ -44,18 +44,20 @@ pub struct VariantArgs {
     /// framework: the number of weapons
     #[arg(long)]
     pub weapons: Option<u16>,
-    /// csci306/classic: the board's layout CSV (with --setup; default: the project's board)
-    #[arg(long, value_name = "FILE", requires = "setup")]
-    pub layout: Option<std::path::PathBuf>,
-    /// csci306/classic: the board's setup TXT (with --layout)
-    #[arg(long, value_name = "FILE", requires = "layout")]
-    pub setup: Option<std::path::PathBuf>,
+    /// csci306/classic: the board's layout CSV (with --setup, or the
+    /// variant file's `setup:`; default: the project's board)
+    #[arg(long, value_name = "FILE")]
+    pub layout: Option<PathBuf>,
+    /// csci306/classic: the board's setup TXT (with --layout, or the
+    /// variant file's `layout:`)
+    #[arg(long, value_name = "FILE")]
+    pub setup: Option<PathBuf>,
     /// framework: a board in the protocol's table form instead of a random one
     #[arg(long, value_name = "FILE")]
-    pub table: Option<std::path::PathBuf>,
+    pub table: Option<PathBuf>,
     /// A YAML file with any of these options (flags given on the command line win)
     #[arg(long, value_name = "FILE")]
-    pub variant_file: Option<std::path::PathBuf>,
+    pub variant_file: Option<PathBuf>,
 }
 
 /// The variant file: every field optional; names as in the flags, with `_`.
@@ -74,9 +76,9 @@ pub struct VariantFile {
     pub persons: Option<u16>,
     pub weapons: Option<u16>,
     /// Paths relative to the variant file.
-    pub layout: Option<std::path::PathBuf>,
-    pub setup: Option<std::path::PathBuf>,
-    pub table: Option<std::path::PathBuf>,
+    pub layout: Option<PathBuf>,
+    pub setup: Option<PathBuf>,
+    pub table: Option<PathBuf>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -90,6 +92,17 @@ pub enum OptionsError {
     Parse { path: String, message: String },
     #[error(transparent)]
     Config(#[from] clue_engine::ConfigError),
+    /// One of a board's two files, without the other.
+    #[error(
+        "a board is two files: the {given} is given ({path}, {whence}) but not the {missing}: \
+         give --{missing} FILE or `{missing}:` in the variant file"
+    )]
+    HalfBoard {
+        given: &'static str,
+        path: String,
+        whence: &'static str,
+        missing: &'static str,
+    },
 }
 
 impl VariantFile {
@@ -162,15 +175,38 @@ impl VariantArgs {
                 None => None,
             },
         };
+        let whence = |flag: &Option<PathBuf>, name: &'static str| match flag {
+            Some(_) => name,
+            None => "from the variant file",
+        };
         let layout = self.layout.clone().or(file.layout);
         let setup = self.setup.clone().or(file.setup);
-        if let (Some(layout), Some(setup)) = (layout, setup) {
-            config.board = Some(BoardText {
-                layout_name: layout.display().to_string(),
-                layout: read(&layout)?,
-                setup_name: setup.display().to_string(),
-                setup: read(&setup)?,
-            });
+        match (layout, setup) {
+            (Some(layout), Some(setup)) => {
+                config.board = Some(BoardText {
+                    layout_name: layout.display().to_string(),
+                    layout: read(&layout)?,
+                    setup_name: setup.display().to_string(),
+                    setup: read(&setup)?,
+                });
+            }
+            (Some(path), None) => {
+                return Err(OptionsError::HalfBoard {
+                    given: "layout",
+                    path: path.display().to_string(),
+                    whence: whence(&self.layout, "from --layout"),
+                    missing: "setup",
+                });
+            }
+            (None, Some(path)) => {
+                return Err(OptionsError::HalfBoard {
+                    given: "setup",
+                    path: path.display().to_string(),
+                    whence: whence(&self.setup, "from --setup"),
+                    missing: "layout",
+                });
+            }
+            (None, None) => {}
         }
         config.validate()?;
         Ok(config)

@@ -197,6 +197,70 @@ fn variant_files_give_options_and_precise_errors() {
     assert!(text(&out).1.contains("wrong.yaml"));
 }
 
+/// A board's two files may come one from the variant file and one from the
+/// command line; one alone is refused, naming where it came from, rather
+/// than played on the default board.
+#[test]
+fn a_boards_files_merge_from_the_variant_file_and_the_flags() {
+    let board = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/boards/community/BrownHub-Clue");
+    let (layout, setup) = (board.join("ClueLayout.csv"), board.join("ClueSetup.txt"));
+    let (_dir, file) = temp("board.yaml");
+    std::fs::write(
+        &file,
+        format!("variant: classic\nlayout: {}\n", layout.display()),
+    )
+    .unwrap();
+    let file_s = file.to_str().unwrap();
+
+    let out = clue(&["play", "--variant-file", file_s, "--quiet"]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "a board is two files: the layout is given ({}, from the variant file) but not \
+             the setup: give --setup FILE or `setup:` in the variant file",
+            layout.display()
+        )),
+        "{stderr}"
+    );
+
+    let out = clue(&[
+        "play",
+        "--variant",
+        "classic",
+        "--setup",
+        setup.to_str().unwrap(),
+        "--quiet",
+    ]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("the setup is given (")
+            && stderr.contains(", from --setup) but not the layout"),
+        "{stderr}"
+    );
+
+    // The layout from the file, the setup from the flag: the community
+    // board's game (its Pizza Place and Vape Shop), not the project's.
+    let out = clue(&[
+        "play",
+        "--variant-file",
+        file_s,
+        "--setup",
+        setup.to_str().unwrap(),
+        "--seed",
+        "4",
+    ]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.starts_with("classic game, "), "{stdout}");
+    assert!(
+        stdout.contains("Pizza Place") && stdout.contains("Vape Shop"),
+        "{stdout}"
+    );
+}
+
 #[test]
 fn quiet_prints_only_the_result() {
     let out = clue(&["play", "--variant", "speedclue", "--seed", "5", "--quiet"]);
