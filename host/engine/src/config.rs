@@ -240,10 +240,12 @@ impl GameConfig {
     /// The deck of the variants whose deck does not come from a board file.
     pub fn standard_deck(&self) -> Option<Deck> {
         match self.variant {
-            Variant::Classic | Variant::Speedclue | Variant::Uniclue => Some(decks::classic()),
+            Variant::Speedclue | Variant::Uniclue => Some(decks::classic()),
             Variant::Cyberclue => Some(decks::cyberclue()),
             Variant::Generalized => Some(decks::generalized(self.generalized.items)),
-            Variant::Csci306 | Variant::Framework => None,
+            // `classic` is played on a board (the project's, or one given),
+            // whose setup file lists the cards and the rooms' order.
+            Variant::Classic | Variant::Csci306 | Variant::Framework => None,
         }
     }
 

@@ -379,3 +379,72 @@ fn bad_board_text_is_refused_with_its_location() {
     let err = play(&framework, 1, &mut bots).unwrap_err().to_string();
     assert!(err.contains("table"), "{err}");
 }
+
+/// The board's text, read from `dir`.
+fn board_text(dir: &std::path::Path) -> clue_engine::config::BoardText {
+    let read = |name: &str| {
+        let path = dir.join(name);
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        (path.display().to_string(), text)
+    };
+    let (layout_name, layout) = read("ClueLayout.csv");
+    let (setup_name, setup) = read("ClueSetup.txt");
+    clue_engine::config::BoardText {
+        layout_name,
+        layout,
+        setup_name,
+        setup,
+    }
+}
+
+/// `classic` is played with the cards its board's setup file lists, in that
+/// order, as `csci306` is: the rooms the tokens walk into are named as the
+/// board names them, and a board with more rooms or weapons than the
+/// classic deck plays as well.
+#[test]
+fn classic_is_played_with_its_boards_cards() {
+    let project = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../boards/classic");
+    // A student's board with 10 rooms and 7 weapons, read in place.
+    let student = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/boards/community/JonathanDimercurio-ClueGame");
+    for (dir, given) in [(project.clone(), false), (project, true), (student, true)] {
+        let text = board_text(&dir);
+        let board = clue_board::parse(
+            &text.layout,
+            &text.layout_name,
+            &text.setup,
+            &text.setup_name,
+        )
+        .expect("the board loads");
+        let mut names: Vec<&str> = board.persons().iter().map(|p| p.name.as_str()).collect();
+        names.extend(board.weapons().iter().map(|w| w.name.as_str()));
+        names.extend(board.rooms().iter().map(|r| r.name.as_str()));
+        let mut config = GameConfig::new(Variant::Classic, 4);
+        if given {
+            config.board = Some(text);
+        }
+        for seed in 0..20 {
+            let record = common::play_builtins(&config, seed);
+            let dealt: Vec<&str> = record.deck.all().map(|c| record.deck.name(c)).collect();
+            assert_eq!(dealt, names, "{}", dir.display());
+            for seat in &record.seats {
+                assert!(
+                    !matches!(seat.outcome, Outcome::Disqualified(_)),
+                    "{} seed {seed}: {:?} {:?}",
+                    dir.display(),
+                    seat.outcome,
+                    seat.detail
+                );
+            }
+            assert!(
+                matches!(
+                    record.log.last().map(|e| &e.event),
+                    Some(Event::GameOver { .. })
+                ),
+                "{} seed {seed}",
+                dir.display()
+            );
+        }
+    }
+}
