@@ -227,12 +227,12 @@ struct RawOptions {
     max_rounds: Option<u32>,
     items: Option<Spanned<u16>>,
     hidden: Option<Spanned<u16>>,
-    rooms: Option<Vec<u8>>,
-    query_limit: Option<u32>,
-    contest_rules: Option<bool>,
-    width: Option<u16>,
-    persons: Option<u16>,
-    weapons: Option<u16>,
+    rooms: Option<Spanned<Vec<u8>>>,
+    query_limit: Option<Spanned<u32>>,
+    contest_rules: Option<Spanned<bool>>,
+    width: Option<Spanned<u16>>,
+    persons: Option<Spanned<u16>>,
+    weapons: Option<Spanned<u16>>,
     /// csci306/classic: a board layout CSV and its setup TXT (both or neither).
     layout: Option<Spanned<String>>,
     setup: Option<Spanned<String>>,
@@ -332,6 +332,11 @@ pub fn parse(text: &str, file: &str, base_dir: &Path) -> Result<Tournament, File
             "`players` belongs at the top level (or in a sweep setting), not in `options`".into(),
         ));
     }
+    for options in raw.options.iter().chain(raw.sweep.iter().flatten()) {
+        if let Some((pos, why)) = other_variants_option(&options.value, variant) {
+            return Err(err(pos, why));
+        }
+    }
     let schedule = match &raw.schedule {
         Some(schedule) => schedule_of(schedule, file)?,
         None => ScheduleKind::AllSeatings { repeats: 1 },
@@ -416,22 +421,26 @@ pub fn parse(text: &str, file: &str, base_dir: &Path) -> Result<Tournament, File
             items: items.map_or(g.items, |i| i.0),
             hidden: hidden.map_or(g.hidden, |h| h.0),
         };
-        if let Some(rooms) = over.rooms.clone().or(base.rooms.clone()) {
+        fn either<T: Clone>(a: &Option<Spanned<T>>, b: &Option<Spanned<T>>) -> Option<T> {
+            a.as_ref().or(b.as_ref()).map(|s| s.value.clone())
+        }
+        if let Some(rooms) = either(&over.rooms, &base.rooms) {
             config.uniclue.rooms = rooms;
         }
-        if let Some(limit) = over.query_limit.or(base.query_limit) {
+        if let Some(limit) = either(&over.query_limit, &base.query_limit) {
             config.uniclue.query_limit = limit;
         }
-        config.speedclue.contest_rules = over.contest_rules.or(base.contest_rules).unwrap_or(true);
+        config.speedclue.contest_rules =
+            either(&over.contest_rules, &base.contest_rules).unwrap_or(true);
         // Field by field, so options the engine adds keep their defaults.
         let mut framework = FrameworkOptions::default();
-        if let Some(width) = over.width.or(base.width) {
+        if let Some(width) = either(&over.width, &base.width) {
             framework.width = width;
         }
-        if let Some(persons) = over.persons.or(base.persons) {
+        if let Some(persons) = either(&over.persons, &base.persons) {
             framework.persons = persons;
         }
-        if let Some(weapons) = over.weapons.or(base.weapons) {
+        if let Some(weapons) = either(&over.weapons, &base.weapons) {
             framework.weapons = weapons;
         }
         config.framework = framework;
@@ -978,6 +987,28 @@ fn positive<N: Copy + PartialEq + From<u8>>(
         Some(v) => Ok(v.value),
         None => Ok(default),
     }
+}
+
+/// An option of `options` that does not apply to `variant`, where it is
+/// and why (`clue_engine::config::option_refused`). A board's files are
+/// refused by [`board_files::read`], which says more.
+fn other_variants_option(options: &RawOptions, variant: Variant) -> Option<(Pos, String)> {
+    let given: [(Option<Pos>, &str); 8] = [
+        (options.items.as_ref().map(Pos::from), "items"),
+        (options.hidden.as_ref().map(Pos::from), "hidden"),
+        (options.rooms.as_ref().map(Pos::from), "rooms"),
+        (options.query_limit.as_ref().map(Pos::from), "query_limit"),
+        (
+            options.contest_rules.as_ref().map(Pos::from),
+            "contest_rules",
+        ),
+        (options.width.as_ref().map(Pos::from), "width"),
+        (options.persons.as_ref().map(Pos::from), "persons"),
+        (options.weapons.as_ref().map(Pos::from), "weapons"),
+    ];
+    given
+        .into_iter()
+        .find_map(|(pos, name)| Some((pos?, clue_engine::config::option_refused(name, variant)?)))
 }
 
 fn setting_label(config: &GameConfig, over: &RawOptions) -> String {

@@ -92,6 +92,9 @@ pub enum OptionsError {
     Parse { path: String, message: String },
     #[error(transparent)]
     Config(#[from] clue_engine::ConfigError),
+    /// An option for another variant than the one played.
+    #[error("{given}: {why}")]
+    OtherVariant { given: String, why: String },
     /// One of a board's two files, without the other.
     #[error(
         "a board is two files: the {given} is given ({path}, {whence}) but not the {missing}: \
@@ -137,6 +140,50 @@ fn read(path: &Path) -> Result<String, OptionsError> {
 }
 
 impl VariantArgs {
+    /// Refuses an option, given as a flag or in the variant file, that does
+    /// not apply to `variant` (`clue_engine::config::option_refused`): it
+    /// would be ignored.
+    fn refuse_other_variants(
+        &self,
+        file: &VariantFile,
+        variant: Variant,
+    ) -> Result<(), OptionsError> {
+        let flags = [
+            ("items", self.items.is_some(), file.items.is_some()),
+            ("hidden", self.hidden.is_some(), file.hidden.is_some()),
+            ("rooms", self.rooms.is_some(), file.rooms.is_some()),
+            (
+                "query_limit",
+                self.query_limit.is_some(),
+                file.query_limit.is_some(),
+            ),
+            (
+                "contest_rules",
+                self.no_contest_rules,
+                file.contest_rules.is_some(),
+            ),
+            ("width", self.width.is_some(), file.width.is_some()),
+            ("persons", self.persons.is_some(), file.persons.is_some()),
+            ("weapons", self.weapons.is_some(), file.weapons.is_some()),
+            ("layout", self.layout.is_some(), file.layout.is_some()),
+            ("setup", self.setup.is_some(), file.setup.is_some()),
+            ("table", self.table.is_some(), file.table.is_some()),
+        ];
+        for (name, flag, in_file) in flags {
+            let Some(why) = clue_engine::config::option_refused(name, variant) else {
+                continue;
+            };
+            let given = match (flag, &self.variant_file) {
+                (true, _) if name == "contest_rules" => "--no-contest-rules".to_string(),
+                (true, _) => format!("--{}", name.replace('_', "-")),
+                (false, Some(path)) if in_file => format!("{}: `{name}:`", path.display()),
+                _ => continue,
+            };
+            return Err(OptionsError::OtherVariant { given, why });
+        }
+        Ok(())
+    }
+
     /// The game configuration: defaults, then the variant file, then the flags.
     pub fn config(&self) -> Result<GameConfig, OptionsError> {
         let file = match &self.variant_file {
@@ -148,6 +195,7 @@ impl VariantArgs {
             .players
             .or(file.players)
             .unwrap_or_else(|| GameConfig::default_players(variant));
+        self.refuse_other_variants(&file, variant)?;
         let mut config = GameConfig::new(variant, players);
         if let Some(m) = self.max_rounds.or(file.max_rounds) {
             config.max_rounds = m;

@@ -38,6 +38,31 @@ pub fn default_max_rounds() -> u32 {
     200
 }
 
+/// The variants an option of a variant file or a tournament file (named as
+/// there: `rooms`, `layout`, ...) applies to, in words (`"uniclue"`), or
+/// `None` for an option of every variant (`players`, `max_rounds`). An
+/// option given for a variant it does not apply to would be ignored, which
+/// a person who gave it would not expect: the files and the command line
+/// refuse it.
+fn option_variants(name: &str) -> Option<(&'static str, &'static [Variant])> {
+    let of: (&str, &[Variant]) = match name {
+        "items" | "hidden" => ("generalized", &[Variant::Generalized]),
+        "rooms" | "query_limit" => ("uniclue", &[Variant::Uniclue]),
+        "contest_rules" => ("speedclue", &[Variant::Speedclue]),
+        "width" | "persons" | "weapons" | "table" => ("framework", &[Variant::Framework]),
+        "layout" | "setup" => ("classic and csci306", &[Variant::Classic, Variant::Csci306]),
+        _ => return None,
+    };
+    Some(of)
+}
+
+/// Why option `name` may not be given for `variant`, if it may not
+/// ([`option_variants`]): `` `rooms` applies to uniclue, not speedclue ``.
+pub fn option_refused(name: &str, variant: Variant) -> Option<String> {
+    let (words, variants) = option_variants(name)?;
+    (!variants.contains(&variant)).then(|| format!("`{name}` applies to {words}, not {variant}"))
+}
+
 /// A CSCI306-format board as text, with the file names errors should name.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -254,6 +279,32 @@ impl GameConfig {
         match self.variant {
             Variant::Generalized => vec![self.generalized.hidden.min(255) as u8],
             _ => deck.categories().iter().map(|_| 1).collect(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::option_refused;
+    use clue_plugin_api::Variant;
+
+    #[test]
+    fn an_option_applies_to_its_variants_only() {
+        assert_eq!(option_refused("rooms", Variant::Uniclue), None);
+        assert_eq!(
+            option_refused("rooms", Variant::Speedclue).as_deref(),
+            Some("`rooms` applies to uniclue, not speedclue")
+        );
+        for variant in [Variant::Classic, Variant::Csci306] {
+            assert_eq!(option_refused("layout", variant), None);
+        }
+        assert_eq!(
+            option_refused("setup", Variant::Framework).as_deref(),
+            Some("`setup` applies to classic and csci306, not framework")
+        );
+        for variant in Variant::ALL {
+            assert_eq!(option_refused("max_rounds", variant), None);
+            assert_eq!(option_refused("players", variant), None);
         }
     }
 }

@@ -76,6 +76,40 @@ fn a_player_count_the_variant_forbids() {
     );
 }
 
+/// An option of another variant would be ignored: it is refused at its
+/// place, in `options` and in a sweep setting.
+#[test]
+fn an_option_of_another_variant() {
+    check(
+        &format!(
+            "variant: speedclue\nplayers: 3\noptions: {{max_rounds: 50, rooms: [3, 5]}}\n{GOOD_BOTS}"
+        ),
+        3,
+        34,
+        "`rooms` applies to uniclue, not speedclue",
+    );
+    check(
+        &format!("variant: uniclue\nplayers: 3\noptions:\n  contest_rules: false\n{GOOD_BOTS}"),
+        4,
+        18,
+        "`contest_rules` applies to speedclue, not uniclue",
+    );
+    check(
+        &format!(
+            "variant: speedclue\nschedule: {{kind: random, games: 2}}\nsweep:\n  - {{players: 3}}\n  - {{players: 4, items: 20}}\n{GOOD_BOTS}"
+        ),
+        5,
+        25,
+        "`items` applies to generalized, not speedclue",
+    );
+    check(
+        &format!("variant: classic\nplayers: 3\noptions: {{width: 9}}\n{GOOD_BOTS}"),
+        3,
+        18,
+        "`width` applies to framework, not classic",
+    );
+}
+
 #[test]
 fn duplicate_names() {
     check(

@@ -197,6 +197,70 @@ fn variant_files_give_options_and_precise_errors() {
     assert!(text(&out).1.contains("wrong.yaml"));
 }
 
+/// A flag or a variant file's option of another variant would be ignored:
+/// refused, naming where it was given.
+#[test]
+fn an_option_of_another_variant_is_refused() {
+    let out = clue(&[
+        "play",
+        "--variant",
+        "speedclue",
+        "--rooms",
+        "3,5",
+        "--quiet",
+    ]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--rooms: `rooms` applies to uniclue, not speedclue"),
+        "{stderr}"
+    );
+    let out = clue(&[
+        "play",
+        "--variant",
+        "uniclue",
+        "--no-contest-rules",
+        "--quiet",
+    ]);
+    assert!(
+        text(&out)
+            .1
+            .contains("--no-contest-rules: `contest_rules` applies to speedclue, not uniclue"),
+        "{:?}",
+        text(&out)
+    );
+    let (_dir, file) = temp("v.yaml");
+    std::fs::write(&file, "variant: generalized\nitems: 20\nhidden: 2\n").unwrap();
+    let file_s = file.to_str().unwrap();
+    // The flag's variant wins over the file's, and the file's items are
+    // then of another variant.
+    let out = clue(&[
+        "play",
+        "--variant-file",
+        file_s,
+        "--variant",
+        "classic",
+        "--quiet",
+    ]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "{file_s}: `items:`: `items` applies to generalized, not classic"
+        )),
+        "{stderr}"
+    );
+    let out = clue(&[
+        "play",
+        "--variant-file",
+        file_s,
+        "--players",
+        "3",
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{:?}", text(&out));
+}
+
 /// A board's two files may come one from the variant file and one from the
 /// command line; one alone is refused, naming where it came from, rather
 /// than played on the default board.
