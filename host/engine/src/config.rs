@@ -50,7 +50,10 @@ fn option_variants(name: &str) -> Option<(&'static str, &'static [Variant])> {
         "rooms" | "query_limit" => ("uniclue", &[Variant::Uniclue]),
         "contest_rules" => ("speedclue", &[Variant::Speedclue]),
         "width" | "persons" | "weapons" | "table" => ("framework", &[Variant::Framework]),
-        "layout" | "setup" => ("classic and csci306", &[Variant::Classic, Variant::Csci306]),
+        // `board`: the web's name for one of the project's boards.
+        "layout" | "setup" | "board" => {
+            ("classic and csci306", &[Variant::Classic, Variant::Csci306])
+        }
         _ => return None,
     };
     Some(of)

@@ -114,6 +114,21 @@ pub fn config_of(request: &StartRequest) -> Result<GameConfig, ApiError> {
     let players = request
         .players
         .unwrap_or_else(|| GameConfig::default_players(variant));
+    // An option of another variant would be ignored: refused, as the
+    // command line and tournament files refuse it.
+    let given = [
+        ("items", request.items.is_some()),
+        ("hidden", request.hidden.is_some()),
+        ("width", request.width.is_some()),
+        ("layout", request.layout.is_some()),
+        ("setup", request.setup.is_some()),
+        ("board", request.board.is_some()),
+    ];
+    for (name, _) in given.iter().filter(|(_, given)| *given) {
+        if let Some(why) = clue_engine::config::option_refused(name, variant) {
+            return Err(ApiError::bad(why));
+        }
+    }
     let mut config = GameConfig::new(variant, players);
     if let Some(m) = request.max_rounds {
         config.max_rounds = m;
@@ -157,9 +172,6 @@ pub fn config_of(request: &StartRequest) -> Result<GameConfig, ApiError> {
             });
         }
         (None, None, None) => {}
-    }
-    if !matches!(variant, Variant::Csci306 | Variant::Classic) {
-        config.board = None;
     }
     config
         .validate()

@@ -343,6 +343,19 @@ fn bad_start_requests_say_what_is_wrong() {
             json!({"variant": "uniclue", "seat": 1}),
             "not a seat you can play",
         ),
+        // An option of another variant would be ignored.
+        (
+            json!({"variant": "speedclue", "board": "classic"}),
+            "`board` applies to classic and csci306, not speedclue",
+        ),
+        (
+            json!({"variant": "classic", "items": 20}),
+            "`items` applies to generalized, not classic",
+        ),
+        (
+            json!({"variant": "generalized", "width": 9}),
+            "`width` applies to framework, not generalized",
+        ),
         (
             json!({"bots": ["builtin:notebook", "builtin:notebook", "builtin:notebook", "builtin:notebook", "builtin:notebook", "builtin:notebook"]}),
             "6 bots given",

@@ -360,8 +360,12 @@ async function startGame(ev) {
     bots: $('bots').value.split('\n').map((l) => l.trim()).filter((l) => l),
   };
   if ($('seed').value !== '') body.seed = Number($('seed').value);
+  // Only the board variants take a board (the server refuses one for the others).
+  const boards = body.variant === 'csci306' || body.variant === 'classic';
   const lf = $('layout-file').files[0], sf = $('setup-file').files[0];
-  if (lf || sf) {
+  if (!boards) {
+    // The board row is greyed out: nothing of it is sent.
+  } else if (lf || sf) {
     if (!lf || !sf) { $('start-error').textContent = 'upload both the layout and the setup file'; return; }
     body.layout = { name: lf.name, text: await lf.text() };
     body.setup = { name: sf.name, text: await sf.text() };
