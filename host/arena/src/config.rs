@@ -421,9 +421,6 @@ pub fn parse(text: &str, file: &str, base_dir: &Path) -> Result<Tournament, File
             items: items.map_or(g.items, |i| i.0),
             hidden: hidden.map_or(g.hidden, |h| h.0),
         };
-        fn either<T: Clone>(a: &Option<Spanned<T>>, b: &Option<Spanned<T>>) -> Option<T> {
-            a.as_ref().or(b.as_ref()).map(|s| s.value.clone())
-        }
         if let Some(rooms) = either(&over.rooms, &base.rooms) {
             config.uniclue.rooms = rooms;
         }
@@ -987,6 +984,11 @@ fn positive<N: Copy + PartialEq + From<u8>>(
         Some(v) => Ok(v.value),
         None => Ok(default),
     }
+}
+
+/// A setting's own value of an option, else the file's `options` value.
+fn either<T: Clone>(over: &Option<Spanned<T>>, base: &Option<Spanned<T>>) -> Option<T> {
+    over.as_ref().or(base.as_ref()).map(|s| s.value.clone())
 }
 
 /// An option of `options` that does not apply to `variant`, where it is

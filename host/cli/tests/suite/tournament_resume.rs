@@ -295,11 +295,11 @@ bots:
     assert_eq!(builds(), 3, "nothing was built");
 }
 
-/// A store records the code of the built-in bots its games were played
-/// with: a resume by a `clue` whose built-in bot is another (here, the
-/// store's record of `sleuth` edited as if another `clue` had started it)
-/// is refused by the bot's name, and a store of an earlier `clue`, which
-/// recorded none, still resumes.
+/// A store records the code of the built-in bots and of the engine its
+/// games were played with: a resume by a `clue` whose built-in bot or
+/// engine is another (here, the store's record edited as if another `clue`
+/// had started it) is refused by its name, and a store of an earlier
+/// `clue`, which recorded none, still resumes.
 #[test]
 fn a_resume_with_another_built_in_bot_or_engine_is_refused_by_its_name() {
     let d = dir();
