@@ -102,7 +102,14 @@ impl Player for Clueless {
         if certain {
             return Some(Accusation { cards });
         }
+        // Out of UniClue queries: a guess, not the disqualification the
+        // next query would be.
+        let out_of_queries = setup
+            .rules
+            .query_limit
+            .is_some_and(|limit| self.made.len() >= limit as usize);
         match request.point {
+            _ if out_of_queries => Some(Accusation { cards }),
             // Under the contest rule, the undisproved suggestion is the answer.
             AccusePoint::Forced if setup.rules.contest_rules => {
                 self.made.last().map(|s| Accusation {

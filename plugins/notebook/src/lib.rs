@@ -151,6 +151,18 @@ impl Notebook {
         None
     }
 
+    /// The first suggestion made in `room` (in any room when `None`).
+    fn made_in(&self, room: Option<Card>) -> Option<Suggestion> {
+        self.made
+            .iter()
+            .find(|s| room.is_none_or(|room| s.cards.contains(&room)))
+            .cloned()
+    }
+
+    fn contest_rules(&self) -> bool {
+        self.setup.as_ref().is_some_and(|s| s.rules.contest_rules)
+    }
+
     /// Board play: the target that brings it into, or nearest to, a room whose
     /// card may still be in the envelope.
     fn best_target(&mut self, request: &MoveRequest) -> Position {
@@ -247,7 +259,14 @@ impl Player for Notebook {
         if let Some(cards) = self.knowledge.as_ref().and_then(Knowledge::solution) {
             return Some(Accusation { cards });
         }
-        if request.point != AccusePoint::Forced {
+        // Out of UniClue queries: a guess, not the disqualification the
+        // next query would be.
+        let out_of_queries = self.setup.as_ref().is_some_and(|s| {
+            s.rules
+                .query_limit
+                .is_some_and(|limit| self.made.len() >= limit as usize)
+        });
+        if request.point != AccusePoint::Forced && !out_of_queries {
             return None;
         }
         // Forced to guess: the candidates, first ones of each category.
@@ -267,7 +286,16 @@ impl Player for Notebook {
 
     fn suggest(&mut self, request: &SuggestRequest) -> Option<Suggestion> {
         let suggestion = if request.opponents.is_empty() {
-            self.three_card_suggestion(request.turn.room)?
+            match self.three_card_suggestion(request.turn.room) {
+                Some(suggestion) => suggestion,
+                // Every suggestion of this room made already (a bot that
+                // stays in one room of a large `framework` board): a turn
+                // that requires one repeats one, where repeats are allowed.
+                None if !request.optional && !self.contest_rules() => {
+                    self.made_in(request.turn.room)?
+                }
+                None => return None,
+            }
         } else {
             self.interrogation(&request.opponents)?
         };

@@ -4,6 +4,7 @@
 
 mod common;
 
+mod baselines;
 mod boards;
 mod deal;
 mod determinism;
