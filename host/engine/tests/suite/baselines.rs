@@ -46,7 +46,7 @@ fn a_baseline_client_out_of_queries_guesses() {
                 } else {
                     Box::new(InProcess(notebook::Notebook::default()))
                 };
-                let record = play(&config, seed, &mut vec![bot]).expect("valid");
+                let record = play(&config, seed, &mut [bot]).expect("valid");
                 let client = &record.seats[0];
                 assert!(
                     !matches!(client.outcome, Outcome::Disqualified(_)),
