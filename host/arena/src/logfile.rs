@@ -3,7 +3,7 @@
 //! that saw it, then a summary line with each seat's outcome.
 
 use std::io::{BufRead, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use clue_engine::{GameConfig, GameRecord, LogEntry, SeatRecord};
 use clue_plugin_api::{Card, Seat};
@@ -61,6 +61,60 @@ pub enum LogError {
     Empty { path: String },
 }
 
+/// A game log's file, opened before the game is played, so that a path that
+/// cannot be written is refused then and not once the game (perhaps a long
+/// one against a person) is over. A file already there keeps its content
+/// until the log is written over it; one made here is removed again if no
+/// log is written (the game did not start, say).
+pub struct LogFile {
+    path: PathBuf,
+    file: Option<std::fs::File>,
+    made_here: bool,
+}
+
+impl LogFile {
+    pub fn create(path: &Path) -> Result<LogFile, LogError> {
+        let made_here = !path.exists();
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(|source| LogError::Io {
+                path: path.display().to_string(),
+                source,
+            })?;
+        Ok(LogFile {
+            path: path.to_path_buf(),
+            file: Some(file),
+            made_here,
+        })
+    }
+
+    /// Writes `log` over the file's content and closes it.
+    pub fn write(mut self, log: &GameLog) -> Result<(), LogError> {
+        let io = |source| LogError::Io {
+            path: self.path.display().to_string(),
+            source,
+        };
+        let Some(file) = self.file.take() else {
+            return Ok(());
+        };
+        file.set_len(0).map_err(io)?;
+        let mut out = std::io::BufWriter::new(file);
+        log.write_to(&mut out).map_err(io)?;
+        out.flush().map_err(io)
+    }
+}
+
+impl Drop for LogFile {
+    fn drop(&mut self) {
+        if self.file.take().is_some() && self.made_here {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
 impl GameLog {
     pub fn from_record(record: &GameRecord, bots: &[BotSpec]) -> GameLog {
         GameLog {
@@ -96,13 +150,7 @@ impl GameLog {
     }
 
     pub fn save(&self, path: &Path) -> Result<(), LogError> {
-        let io = |source| LogError::Io {
-            path: path.display().to_string(),
-            source,
-        };
-        let mut file = std::io::BufWriter::new(std::fs::File::create(path).map_err(io)?);
-        self.write_to(&mut file).map_err(io)?;
-        file.flush().map_err(io)
+        LogFile::create(path)?.write(self)
     }
 
     pub fn load(path: &Path) -> Result<GameLog, LogError> {

@@ -74,7 +74,8 @@ pub fn run(args: FrameworkArgs) -> anyhow::Result<ExitCode> {
         .map(|c| spec(c))
         .collect::<anyhow::Result<_>>()?;
     game::check_given(&specs)?;
+    let log = super::play::log_file(args.log.as_deref())?;
     let record = game::play_game_with(&config, args.seed, &specs, &crate::human::seat)?;
-    super::play::report(&record, &specs, args.quiet, args.log.as_deref())?;
+    super::play::report(&record, &specs, args.quiet, log)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -7,7 +7,7 @@ use crate::options::VariantArgs;
 use anyhow::Context;
 use clue_arena::account::account;
 use clue_arena::game;
-use clue_arena::logfile::GameLog;
+use clue_arena::logfile::{GameLog, LogFile};
 use clue_engine::GameRecord;
 use clue_runtime::bots::BotSpec;
 
@@ -33,9 +33,18 @@ pub struct PlayArgs {
 pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
     let config = args.variant.config()?;
     let specs = game::fill_seats(&config, &args.bots)?;
+    let log = log_file(args.log.as_deref())?;
     let record = game::play_game_with(&config, args.seed, &specs, &crate::human::seat)?;
-    report(&record, &specs, args.quiet, args.log.as_deref())?;
+    report(&record, &specs, args.quiet, log)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The file `--log` names, created before the game is played: a path that
+/// cannot be written is refused before the game, not after it.
+pub fn log_file(path: Option<&Path>) -> anyhow::Result<Option<LogFile>> {
+    path.map(LogFile::create)
+        .transpose()
+        .context("cannot write the game log")
 }
 
 /// Prints a finished game (its account, or only the result line when
@@ -44,7 +53,7 @@ pub fn report(
     record: &GameRecord,
     specs: &[BotSpec],
     quiet: bool,
-    log: Option<&Path>,
+    log: Option<LogFile>,
 ) -> anyhow::Result<()> {
     let names: Vec<String> = specs.iter().map(ToString::to_string).collect();
     if quiet {
@@ -55,10 +64,9 @@ pub fn report(
     } else {
         print!("{}", account(record, &record.deck, &names));
     }
-    if let Some(path) = log {
-        GameLog::from_record(record, specs)
-            .save(path)
-            .with_context(|| format!("writing the game log to {}", path.display()))?;
+    if let Some(file) = log {
+        file.write(&GameLog::from_record(record, specs))
+            .context("writing the game log")?;
     }
     Ok(())
 }

@@ -92,6 +92,37 @@ fn a_logged_game_replays_identically_and_a_tampered_one_does_not() {
     );
 }
 
+/// `--log` names a file that cannot be written: refused before the game is
+/// played (it was refused after, the game lost). A game that cannot start
+/// leaves a log already there as it was, and makes none.
+#[test]
+fn a_log_that_cannot_be_written_is_refused_before_the_game() {
+    let (dir, missing) = temp("no-such-folder/game.jsonl");
+    let out = clue(&["play", "--log", missing.to_str().unwrap()]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stdout.is_empty(), "the game was played: {stdout}");
+    assert!(
+        stderr.contains("cannot write the game log")
+            && stderr.contains("no-such-folder/game.jsonl"),
+        "{stderr}"
+    );
+
+    let not_a_library = dir.path().join("bot.so");
+    std::fs::write(&not_a_library, "not a library").unwrap();
+    let bot = format!("native:{}", not_a_library.display());
+    let (old, new) = (dir.path().join("old.jsonl"), dir.path().join("new.jsonl"));
+    std::fs::write(&old, "an earlier game\n").unwrap();
+    for log in [&old, &new] {
+        let out = clue(&["play", "--bot", &bot, "--log", log.to_str().unwrap()]);
+        let (_, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("not a loadable library"), "{stderr}");
+    }
+    assert_eq!(std::fs::read_to_string(&old).unwrap(), "an earlier game\n");
+    assert!(!new.exists(), "a log was left by a game that did not start");
+}
+
 #[test]
 fn bad_flags_exit_with_code_two_and_a_clear_message() {
     let check = |args: &[&str], part: &str| {
