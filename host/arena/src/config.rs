@@ -3,8 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use clue_engine::config::{FrameworkOptions, GeneralizedOptions};
-use clue_engine::{ConfigError, GameConfig, acting_seats};
+use clue_engine::{ConfigError, GameConfig, GameOptions, acting_seats};
 use clue_plugin_api::Variant;
 use serde::{Deserialize, Serialize};
 use serde_saphyr::Spanned;
@@ -240,6 +239,39 @@ struct RawOptions {
     table: Option<Spanned<String>>,
 }
 
+impl RawOptions {
+    /// The options given, without their places.
+    fn plain(&self) -> GameOptions {
+        let value = |s: &Spanned<u16>| s.value;
+        GameOptions {
+            max_rounds: self.max_rounds,
+            items: self.items.as_ref().map(value),
+            hidden: self.hidden.as_ref().map(value),
+            rooms: self.rooms.as_ref().map(|s| s.value.clone()),
+            query_limit: self.query_limit.as_ref().map(|s| s.value),
+            contest_rules: self.contest_rules.as_ref().map(|s| s.value),
+            width: self.width.as_ref().map(value),
+            persons: self.persons.as_ref().map(value),
+            weapons: self.weapons.as_ref().map(value),
+        }
+    }
+
+    /// Where option `name` (as [`GameOptions::given`] names it) is written.
+    fn pos_of(&self, name: &str) -> Option<Pos> {
+        match name {
+            "items" => self.items.as_ref().map(Pos::from),
+            "hidden" => self.hidden.as_ref().map(Pos::from),
+            "rooms" => self.rooms.as_ref().map(Pos::from),
+            "query_limit" => self.query_limit.as_ref().map(Pos::from),
+            "contest_rules" => self.contest_rules.as_ref().map(Pos::from),
+            "width" => self.width.as_ref().map(Pos::from),
+            "persons" => self.persons.as_ref().map(Pos::from),
+            "weapons" => self.weapons.as_ref().map(Pos::from),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawSchedule {
@@ -412,35 +444,7 @@ pub fn parse(text: &str, file: &str, base_dir: &Path) -> Result<Tournament, File
         };
         let items = pick(&over.items, &base.items);
         let hidden = pick(&over.hidden, &base.hidden);
-        let mut config = GameConfig::new(variant, players);
-        if let Some(m) = over.max_rounds.or(base.max_rounds) {
-            config.max_rounds = m;
-        }
-        let g = GeneralizedOptions::default();
-        config.generalized = GeneralizedOptions {
-            items: items.map_or(g.items, |i| i.0),
-            hidden: hidden.map_or(g.hidden, |h| h.0),
-        };
-        if let Some(rooms) = either(&over.rooms, &base.rooms) {
-            config.uniclue.rooms = rooms;
-        }
-        if let Some(limit) = either(&over.query_limit, &base.query_limit) {
-            config.uniclue.query_limit = limit;
-        }
-        config.speedclue.contest_rules =
-            either(&over.contest_rules, &base.contest_rules).unwrap_or(true);
-        // Field by field, so options the engine adds keep their defaults.
-        let mut framework = FrameworkOptions::default();
-        if let Some(width) = either(&over.width, &base.width) {
-            framework.width = width;
-        }
-        if let Some(persons) = either(&over.persons, &base.persons) {
-            framework.persons = persons;
-        }
-        if let Some(weapons) = either(&over.weapons, &base.weapons) {
-            framework.weapons = weapons;
-        }
-        config.framework = framework;
+        let mut config = over.plain().or(base.plain()).config(variant, players);
         let layout = over.layout.as_ref().or(base.layout.as_ref());
         let table = over.table.as_ref().or(base.table.as_ref());
         let boards = board_files::read(
@@ -986,31 +990,12 @@ fn positive<N: Copy + PartialEq + From<u8>>(
     }
 }
 
-/// A setting's own value of an option, else the file's `options` value.
-fn either<T: Clone>(over: &Option<Spanned<T>>, base: &Option<Spanned<T>>) -> Option<T> {
-    over.as_ref().or(base.as_ref()).map(|s| s.value.clone())
-}
-
 /// An option of `options` that does not apply to `variant`, where it is
 /// and why (`clue_engine::config::option_refused`). A board's files are
 /// refused by [`board_files::read`], which says more.
 fn other_variants_option(options: &RawOptions, variant: Variant) -> Option<(Pos, String)> {
-    let given: [(Option<Pos>, &str); 8] = [
-        (options.items.as_ref().map(Pos::from), "items"),
-        (options.hidden.as_ref().map(Pos::from), "hidden"),
-        (options.rooms.as_ref().map(Pos::from), "rooms"),
-        (options.query_limit.as_ref().map(Pos::from), "query_limit"),
-        (
-            options.contest_rules.as_ref().map(Pos::from),
-            "contest_rules",
-        ),
-        (options.width.as_ref().map(Pos::from), "width"),
-        (options.persons.as_ref().map(Pos::from), "persons"),
-        (options.weapons.as_ref().map(Pos::from), "weapons"),
-    ];
-    given
-        .into_iter()
-        .find_map(|(pos, name)| Some((pos?, clue_engine::config::option_refused(name, variant)?)))
+    let (name, why) = options.plain().refused(variant)?;
+    Some((options.pos_of(name)?, why))
 }
 
 fn setting_label(config: &GameConfig, over: &RawOptions) -> String {

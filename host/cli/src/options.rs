@@ -3,8 +3,8 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use clue_engine::GameConfig;
-use clue_engine::config::{BoardText, FrameworkOptions, GeneralizedOptions};
+use clue_engine::config::BoardText;
+use clue_engine::{GameConfig, GameOptions};
 use clue_plugin_api::Variant;
 use serde::Deserialize;
 
@@ -109,6 +109,21 @@ pub enum OptionsError {
 }
 
 impl VariantFile {
+    /// The options the file gives.
+    fn options(&self) -> GameOptions {
+        GameOptions {
+            max_rounds: self.max_rounds,
+            items: self.items,
+            hidden: self.hidden,
+            rooms: self.rooms.clone(),
+            query_limit: self.query_limit,
+            contest_rules: self.contest_rules,
+            width: self.width,
+            persons: self.persons,
+            weapons: self.weapons,
+        }
+    }
+
     pub fn load(path: &Path) -> Result<VariantFile, OptionsError> {
         let text = read(path)?;
         let mut file = VariantFile::parse(&text, &path.display().to_string())?;
@@ -140,6 +155,21 @@ fn read(path: &Path) -> Result<String, OptionsError> {
 }
 
 impl VariantArgs {
+    /// The options given as flags.
+    fn options(&self) -> GameOptions {
+        GameOptions {
+            max_rounds: self.max_rounds,
+            items: self.items,
+            hidden: self.hidden,
+            rooms: self.rooms.clone(),
+            query_limit: self.query_limit,
+            contest_rules: self.no_contest_rules.then_some(false),
+            width: self.width,
+            persons: self.persons,
+            weapons: self.weapons,
+        }
+    }
+
     /// Refuses an option, given as a flag or in the variant file, that does
     /// not apply to `variant` (`clue_engine::config::option_refused`): it
     /// would be ignored.
@@ -148,36 +178,41 @@ impl VariantArgs {
         file: &VariantFile,
         variant: Variant,
     ) -> Result<(), OptionsError> {
-        let flags = [
-            ("items", self.items.is_some(), file.items.is_some()),
-            ("hidden", self.hidden.is_some(), file.hidden.is_some()),
-            ("rooms", self.rooms.is_some(), file.rooms.is_some()),
-            (
-                "query_limit",
-                self.query_limit.is_some(),
-                file.query_limit.is_some(),
-            ),
-            (
-                "contest_rules",
-                self.no_contest_rules,
-                file.contest_rules.is_some(),
-            ),
-            ("width", self.width.is_some(), file.width.is_some()),
-            ("persons", self.persons.is_some(), file.persons.is_some()),
-            ("weapons", self.weapons.is_some(), file.weapons.is_some()),
-            ("layout", self.layout.is_some(), file.layout.is_some()),
-            ("setup", self.setup.is_some(), file.setup.is_some()),
-            ("table", self.table.is_some(), file.table.is_some()),
-        ];
-        for (name, flag, in_file) in flags {
+        // The names of the options given as flags (true) and in the file.
+        let named = |options: GameOptions, files: [(&'static str, bool); 3], flag: bool| {
+            let files = files
+                .into_iter()
+                .filter_map(|(name, given)| given.then_some(name));
+            let names = options.given().into_iter().chain(files);
+            names.map(move |name| (name, flag)).collect::<Vec<_>>()
+        };
+        let flags = named(
+            self.options(),
+            [
+                ("layout", self.layout.is_some()),
+                ("setup", self.setup.is_some()),
+                ("table", self.table.is_some()),
+            ],
+            true,
+        );
+        let keys = named(
+            file.options(),
+            [
+                ("layout", file.layout.is_some()),
+                ("setup", file.setup.is_some()),
+                ("table", file.table.is_some()),
+            ],
+            false,
+        );
+        for (name, flag) in flags.into_iter().chain(keys) {
             let Some(why) = clue_engine::config::option_refused(name, variant) else {
                 continue;
             };
             let given = match (flag, &self.variant_file) {
                 (true, _) if name == "contest_rules" => "--no-contest-rules".to_string(),
                 (true, _) => format!("--{}", name.replace('_', "-")),
-                (false, Some(path)) if in_file => format!("{}: `{name}:`", path.display()),
-                _ => continue,
+                (false, Some(path)) => format!("{}: `{name}:`", path.display()),
+                (false, None) => continue,
             };
             return Err(OptionsError::OtherVariant { given, why });
         }
@@ -196,33 +231,10 @@ impl VariantArgs {
             .or(file.players)
             .unwrap_or_else(|| GameConfig::default_players(variant));
         self.refuse_other_variants(&file, variant)?;
-        let mut config = GameConfig::new(variant, players);
-        if let Some(m) = self.max_rounds.or(file.max_rounds) {
-            config.max_rounds = m;
+        let mut config = self.options().or(file.options()).config(variant, players);
+        if let Some(path) = self.table.clone().or(file.table) {
+            config.framework.table = Some(read(&path)?);
         }
-        let g = GeneralizedOptions::default();
-        config.generalized = GeneralizedOptions {
-            items: self.items.or(file.items).unwrap_or(g.items),
-            hidden: self.hidden.or(file.hidden).unwrap_or(g.hidden),
-        };
-        if let Some(rooms) = self.rooms.clone().or(file.rooms) {
-            config.uniclue.rooms = rooms;
-        }
-        if let Some(limit) = self.query_limit.or(file.query_limit) {
-            config.uniclue.query_limit = limit;
-        }
-        config.speedclue.contest_rules =
-            !self.no_contest_rules && file.contest_rules.unwrap_or(true);
-        let f = FrameworkOptions::default();
-        config.framework = FrameworkOptions {
-            width: self.width.or(file.width).unwrap_or(f.width),
-            persons: self.persons.or(file.persons).unwrap_or(f.persons),
-            weapons: self.weapons.or(file.weapons).unwrap_or(f.weapons),
-            table: match self.table.clone().or(file.table) {
-                Some(path) => Some(read(&path)?),
-                None => None,
-            },
-        };
         let whence = |flag: &Option<PathBuf>, name: &'static str| match flag {
             Some(_) => name,
             None => "from the variant file",

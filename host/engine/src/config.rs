@@ -66,6 +66,101 @@ pub fn option_refused(name: &str, variant: Variant) -> Option<String> {
     (!variants.contains(&variant)).then(|| format!("`{name}` applies to {words}, not {variant}"))
 }
 
+/// A game's options as a front end collects them (the flags and variant file
+/// of `clue play`, a tournament file's `options:` and sweep, the web's start
+/// request), each `None` leaving the variant's default. One type, so that the
+/// three merge and apply options alike; a board's and a table's files are
+/// read by each front end its own way and set on the configuration after.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameOptions {
+    pub max_rounds: Option<u32>,
+    pub items: Option<u16>,
+    pub hidden: Option<u16>,
+    pub rooms: Option<Vec<u8>>,
+    pub query_limit: Option<u32>,
+    pub contest_rules: Option<bool>,
+    pub width: Option<u16>,
+    pub persons: Option<u16>,
+    pub weapons: Option<u16>,
+}
+
+impl GameOptions {
+    /// These options, and `base`'s where these give none.
+    pub fn or(self, base: GameOptions) -> GameOptions {
+        GameOptions {
+            max_rounds: self.max_rounds.or(base.max_rounds),
+            items: self.items.or(base.items),
+            hidden: self.hidden.or(base.hidden),
+            rooms: self.rooms.or(base.rooms),
+            query_limit: self.query_limit.or(base.query_limit),
+            contest_rules: self.contest_rules.or(base.contest_rules),
+            width: self.width.or(base.width),
+            persons: self.persons.or(base.persons),
+            weapons: self.weapons.or(base.weapons),
+        }
+    }
+
+    /// The names (as in the files: `query_limit`) of the options given.
+    pub fn given(&self) -> Vec<&'static str> {
+        [
+            ("max_rounds", self.max_rounds.is_some()),
+            ("items", self.items.is_some()),
+            ("hidden", self.hidden.is_some()),
+            ("rooms", self.rooms.is_some()),
+            ("query_limit", self.query_limit.is_some()),
+            ("contest_rules", self.contest_rules.is_some()),
+            ("width", self.width.is_some()),
+            ("persons", self.persons.is_some()),
+            ("weapons", self.weapons.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(name, given)| given.then_some(name))
+        .collect()
+    }
+
+    /// The first option given that does not apply to `variant`, with why
+    /// ([`option_refused`]).
+    pub fn refused(&self, variant: Variant) -> Option<(&'static str, String)> {
+        self.given()
+            .into_iter()
+            .find_map(|name| option_refused(name, variant).map(|why| (name, why)))
+    }
+
+    /// The configuration of `variant` at `players` seats with these options
+    /// over its defaults. Not yet checked ([`GameConfig::validate`]).
+    pub fn config(&self, variant: Variant, players: u8) -> GameConfig {
+        let mut config = GameConfig::new(variant, players);
+        if let Some(rounds) = self.max_rounds {
+            config.max_rounds = rounds;
+        }
+        if let Some(items) = self.items {
+            config.generalized.items = items;
+        }
+        if let Some(hidden) = self.hidden {
+            config.generalized.hidden = hidden;
+        }
+        if let Some(rooms) = &self.rooms {
+            config.uniclue.rooms = rooms.clone();
+        }
+        if let Some(limit) = self.query_limit {
+            config.uniclue.query_limit = limit;
+        }
+        if let Some(rules) = self.contest_rules {
+            config.speedclue.contest_rules = rules;
+        }
+        if let Some(width) = self.width {
+            config.framework.width = width;
+        }
+        if let Some(persons) = self.persons {
+            config.framework.persons = persons;
+        }
+        if let Some(weapons) = self.weapons {
+            config.framework.weapons = weapons;
+        }
+        config
+    }
+}
+
 /// A CSCI306-format board as text, with the file names errors should name.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -288,7 +383,7 @@ impl GameConfig {
 
 #[cfg(test)]
 mod tests {
-    use super::option_refused;
+    use super::{GameConfig, GameOptions, GeneralizedOptions, option_refused};
     use clue_plugin_api::Variant;
 
     #[test]
@@ -309,5 +404,60 @@ mod tests {
             assert_eq!(option_refused("max_rounds", variant), None);
             assert_eq!(option_refused("players", variant), None);
         }
+    }
+
+    #[test]
+    fn options_merge_over_a_base_and_apply_over_the_defaults() {
+        let setting = GameOptions {
+            items: Some(26),
+            max_rounds: Some(50),
+            ..GameOptions::default()
+        };
+        let file = GameOptions {
+            items: Some(30),
+            hidden: Some(3),
+            ..GameOptions::default()
+        };
+        let merged = setting.or(file);
+        assert_eq!(merged.given(), ["max_rounds", "items", "hidden"]);
+        let config = merged.config(Variant::Generalized, 4);
+        let mut expected = GameConfig::new(Variant::Generalized, 4);
+        expected.max_rounds = 50;
+        expected.generalized = GeneralizedOptions {
+            items: 26,
+            hidden: 3,
+        };
+        assert_eq!(config, expected);
+        // Nothing given: the variant's defaults, for every variant.
+        for variant in Variant::ALL {
+            let players = GameConfig::default_players(variant);
+            assert_eq!(
+                GameOptions::default().config(variant, players),
+                GameConfig::new(variant, players)
+            );
+        }
+        assert_eq!(merged.refused(Variant::Generalized), None);
+        assert_eq!(
+            merged.refused(Variant::Speedclue),
+            Some((
+                "items",
+                "`items` applies to generalized, not speedclue".to_string()
+            ))
+        );
+        let framework = GameOptions {
+            contest_rules: Some(false),
+            width: Some(12),
+            ..GameOptions::default()
+        };
+        assert_eq!(
+            framework.refused(Variant::Framework).map(|r| r.0),
+            Some("contest_rules")
+        );
+        assert!(
+            !framework
+                .config(Variant::Speedclue, 3)
+                .speedclue
+                .contest_rules
+        );
     }
 }

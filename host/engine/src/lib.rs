@@ -33,7 +33,7 @@ mod topology;
 mod turn;
 pub mod validate;
 
-pub use config::{ConfigError, GameConfig};
+pub use config::{ConfigError, GameConfig, GameOptions};
 pub use game::{StartError, acting_seats, check, play, play_observed};
 pub use log::LogEntry;
 pub use record::{GameRecord, Outcome, SeatRecord};

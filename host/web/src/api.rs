@@ -11,7 +11,7 @@ use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use clue_engine::config::BoardText;
-use clue_engine::{GameConfig, SeatController, acting_seats, validate};
+use clue_engine::{GameConfig, GameOptions, SeatController, acting_seats, validate};
 use clue_plugin_api::{
     Accusation, AccusePoint, Card, Position, Reply, Request, Seat, Setup, Suggestion, Variant,
 };
@@ -114,34 +114,30 @@ pub fn config_of(request: &StartRequest) -> Result<GameConfig, ApiError> {
     let players = request
         .players
         .unwrap_or_else(|| GameConfig::default_players(variant));
+    let options = GameOptions {
+        max_rounds: request.max_rounds,
+        items: request.items,
+        hidden: request.hidden,
+        width: request.width,
+        ..GameOptions::default()
+    };
     // An option of another variant would be ignored: refused, as the
     // command line and tournament files refuse it.
-    let given = [
-        ("items", request.items.is_some()),
-        ("hidden", request.hidden.is_some()),
-        ("width", request.width.is_some()),
+    let boards = [
         ("layout", request.layout.is_some()),
         ("setup", request.setup.is_some()),
         ("board", request.board.is_some()),
     ];
-    for (name, _) in given.iter().filter(|(_, given)| *given) {
+    let boards = boards
+        .iter()
+        .filter(|(_, given)| *given)
+        .map(|(name, _)| *name);
+    for name in options.given().into_iter().chain(boards) {
         if let Some(why) = clue_engine::config::option_refused(name, variant) {
             return Err(ApiError::bad(why));
         }
     }
-    let mut config = GameConfig::new(variant, players);
-    if let Some(m) = request.max_rounds {
-        config.max_rounds = m;
-    }
-    if let Some(items) = request.items {
-        config.generalized.items = items;
-    }
-    if let Some(hidden) = request.hidden {
-        config.generalized.hidden = hidden;
-    }
-    if let Some(width) = request.width {
-        config.framework.width = width;
-    }
+    let mut config = options.config(variant, players);
     match (&request.layout, &request.setup, &request.board) {
         (Some(layout), Some(setup), _) => {
             config.board = Some(BoardText {
