@@ -51,14 +51,22 @@ pub fn fill_seats(config: &GameConfig, given: &[BotSpec]) -> Result<Vec<BotSpec>
         });
     }
     let mut specs = given.to_vec();
-    for i in given.len()..seats {
-        let name = if i % 2 == 0 { "notebook" } else { "clueless" };
-        specs.push(BotSpec {
-            kind: bots::BotKind::Builtin,
-            target: name.to_string(),
-        });
-    }
+    specs.extend((given.len()..seats).map(filler));
     Ok(specs)
+}
+
+/// The built-in bot that fills the `i`th seat no bot was given for (counting
+/// every seat the caller fills): `notebook` and `clueless` by turns.
+pub fn filler(i: usize) -> BotSpec {
+    let name = if i.is_multiple_of(2) {
+        "notebook"
+    } else {
+        "clueless"
+    };
+    BotSpec {
+        kind: bots::BotKind::Builtin,
+        target: name.to_string(),
+    }
 }
 
 /// Seats one bot: [`bots::connect`], or a caller's own (the `clue` binary

@@ -229,13 +229,7 @@ pub async fn start(
             ),
         ));
     };
-    for i in specs.len()..acting - 1 {
-        let name = if i % 2 == 0 { "notebook" } else { "clueless" };
-        specs.push(BotSpec {
-            kind: BotKind::Builtin,
-            target: name.to_string(),
-        });
-    }
+    specs.extend((specs.len()..acting - 1).map(clue_arena::game::filler));
     let seed = request.seed.unwrap_or_else(random_seed);
     let delay = Duration::from_millis(request.delay_ms.unwrap_or(0).min(5_000));
     let idle_limit = app.idle_limit;
