@@ -1,6 +1,6 @@
 //! What a game is played with: the variant, the table size and the options.
 
-use clue_plugin_api::{Card, Deck, Variant};
+use clue_plugin_api::{Card, Deck, Rules, Variant};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -377,6 +377,19 @@ impl GameConfig {
         match self.variant {
             Variant::Generalized => vec![self.generalized.hidden.min(255) as u8],
             _ => deck.categories().iter().map(|_| 1).collect(),
+        }
+    }
+
+    /// The rules every bot of a game of this configuration on `deck` is
+    /// told in its `Setup`: the engine's own, and those the UniClue and Speed
+    /// Clue clients tell a bot they enter in another server's game.
+    pub fn rules(&self, deck: &Deck) -> Rules {
+        Rules {
+            max_rounds: self.max_rounds,
+            hidden: self.hidden_counts(deck),
+            shown_to_all: self.variant == Variant::Csci306,
+            contest_rules: self.variant == Variant::Speedclue && self.speedclue.contest_rules,
+            query_limit: (self.variant == Variant::Uniclue).then_some(self.uniclue.query_limit),
         }
     }
 }

@@ -219,14 +219,7 @@ impl Game<'_, '_> {
     }
 
     fn rules(&self) -> Rules {
-        Rules {
-            max_rounds: self.config.max_rounds,
-            hidden: self.hidden.clone(),
-            shown_to_all: self.config.variant == Variant::Csci306,
-            contest_rules: self.contest_rules(),
-            query_limit: (self.config.variant == Variant::Uniclue)
-                .then_some(self.config.uniclue.query_limit),
-        }
+        self.config.rules(&self.deck)
     }
 
     pub fn contest_rules(&self) -> bool {

@@ -10,10 +10,10 @@
 
 use std::io::{BufRead, Write};
 
-use clue_engine::{Fault, SeatController, deal::hand_size, decks};
+use clue_engine::{Fault, GameConfig, SeatController, deal::hand_size, decks};
 use clue_plugin_api::{
-    Accusation, AccusePoint, AccuseRequest, Card, Event, Reply, Request, RespondRequest, Rules,
-    Seat, Setup, SuggestRequest, Suggestion, Turn, Variant,
+    Accusation, AccusePoint, AccuseRequest, Card, Event, Reply, Request, RespondRequest, Seat,
+    Setup, SuggestRequest, Suggestion, Turn, Variant,
 };
 
 use super::server_lines::{BadLine, ServerLines};
@@ -280,12 +280,10 @@ where
             }
             let setup = Setup {
                 variant: Variant::Speedclue,
-                rules: Rules {
-                    max_rounds: clue_engine::config::default_max_rounds(),
-                    hidden: vec![1, 1, 1],
-                    shown_to_all: false,
-                    contest_rules: options.contest_rules,
-                    query_limit: None,
+                rules: {
+                    let mut config = GameConfig::new(Variant::Speedclue, players);
+                    config.speedclue.contest_rules = options.contest_rules;
+                    config.rules(&deck)
                 },
                 players,
                 seat: me,

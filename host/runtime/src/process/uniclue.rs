@@ -114,14 +114,32 @@ pub fn code(deck: &Deck, card: Card) -> String {
         Some(Category::Room) => 'R',
         _ => '?',
     };
-    format!("{letter}{}", number(deck, card))
+    format!("{letter}{}", number(deck, card).unwrap_or(0))
+}
+
+/// The card of a UniClue code (`S3`, `W5`, `R9`) in `deck`, in the upper
+/// case the judges' server writes; a configuration file's lower case is the
+/// caller's to allow.
+pub fn parse_code(deck: &Deck, code: &str) -> Option<Card> {
+    let (letter, digits) = code.split_at_checked(1)?;
+    let category = match letter {
+        "S" => Category::Person,
+        "W" => Category::Weapon,
+        "R" => Category::Room,
+        _ => return None,
+    };
+    let n: usize = digits.parse().ok()?;
+    n.checked_sub(1)
+        .and_then(|i| deck.of(category).get(i).copied())
 }
 
 /// A card's number within its category, from 1.
-fn number(deck: &Deck, card: Card) -> usize {
-    deck.category(card)
-        .and_then(|c| deck.of(c).iter().position(|&x| x == card))
-        .map_or(0, |i| i + 1)
+pub fn number(deck: &Deck, card: Card) -> Option<usize> {
+    let category = deck.category(card)?;
+    deck.of(category)
+        .iter()
+        .position(|&c| c == card)
+        .map(|i| i + 1)
 }
 
 fn cards(deck: &Deck, digits: [u8; 3]) -> Vec<Card> {
@@ -218,7 +236,9 @@ impl<L: ClientLink> UniclueClient<L> {
     /// The start of a turn: tell the room, read the client's command.
     fn turn(&mut self, room: Option<Card>) -> Result<Reply, Fault> {
         let deck = self.deck();
-        let room_line = room.map_or(String::from("0"), |r| number(&deck, r).to_string());
+        let room_line = room.map_or(String::from("0"), |r| {
+            number(&deck, r).unwrap_or(0).to_string()
+        });
         if self.configured {
             self.say(&room_line)?;
         }

@@ -11,17 +11,14 @@
 
 use std::io::{BufRead, Write};
 
-use clue_engine::{Fault, SeatController, deal::hand_size, decks};
+use clue_engine::{Fault, GameConfig, SeatController, deal::hand_size, decks};
 use clue_plugin_api::{
-    Accusation, AccusePoint, AccuseRequest, Card, Category, Deck, Event, Reply, Request, Rules,
-    Seat, Setup, SuggestRequest, Suggestion, Turn, Variant,
+    Accusation, AccusePoint, AccuseRequest, Card, Category, Deck, Event, Reply, Request, Seat,
+    Setup, SuggestRequest, Suggestion, Turn, Variant,
 };
 
 use super::server_lines::{BadLine, ServerLines};
-
-/// The judges' query limit: a client that has made this many queries and
-/// queries again is disqualified.
-pub const QUERY_LIMIT: u32 = 42;
+use super::uniclue::{number, parse_code};
 
 /// What the client knows before the game.
 #[derive(Clone, Debug, Default)]
@@ -67,29 +64,6 @@ pub enum ClientError {
     Declined,
     #[error("the bot named {0}, which is not one suspect, one weapon and one room")]
     NotATriple(String),
-}
-
-/// `S3`, `W5`, `R9` to the card, in `deck` (the classic deck).
-fn parse_card(deck: &Deck, code: &str) -> Option<Card> {
-    let (letter, digits) = code.split_at_checked(1)?;
-    let category = match letter {
-        "S" => Category::Person,
-        "W" => Category::Weapon,
-        "R" => Category::Room,
-        _ => return None,
-    };
-    let n: usize = digits.parse().ok()?;
-    n.checked_sub(1)
-        .and_then(|i| deck.of(category).get(i).copied())
-}
-
-/// A card's number within its category, from 1.
-fn number(deck: &Deck, card: Card) -> Option<usize> {
-    let category = deck.category(card)?;
-    deck.of(category)
-        .iter()
-        .position(|&c| c == card)
-        .map(|i| i + 1)
 }
 
 /// `[S, W, R]` to the digits of `Qswr`/`Aswr`.
@@ -148,7 +122,7 @@ pub fn play<R: BufRead, W: Write>(
     let line = hear(&mut server, "the client's hand")?;
     let hand: Vec<Card> = line
         .split_whitespace()
-        .map(|code| parse_card(&deck, code))
+        .map(|code| parse_code(&deck, code))
         .collect::<Option<_>>()
         .filter(|hand: &Vec<Card>| {
             let mut sorted = hand.clone();
@@ -168,13 +142,8 @@ pub fn play<R: BufRead, W: Write>(
 
     let setup = Setup {
         variant: Variant::Uniclue,
-        rules: Rules {
-            max_rounds: clue_engine::config::default_max_rounds(),
-            hidden: vec![1, 1, 1],
-            shown_to_all: false,
-            contest_rules: false,
-            query_limit: Some(QUERY_LIMIT),
-        },
+        // The judges' game: the engine's UniClue rules, the query limit 42.
+        rules: GameConfig::new(Variant::Uniclue, players).rules(&deck),
         players,
         seat: Seat(0),
         deck: deck.clone(),
@@ -281,7 +250,7 @@ fn answers<R: BufRead, W: Write>(
             passed.push(Seat(p - 1));
             continue;
         }
-        let card = parse_card(deck, rest)
+        let card = parse_code(deck, rest)
             .filter(|c| suggestion.cards.contains(c))
             .ok_or_else(|| server.bad(&line, expected()))?;
         return Ok(Some(Event::Answered {
@@ -377,11 +346,11 @@ mod tests {
     #[test]
     fn codes_and_digits_follow_the_classic_deck() {
         let deck = decks::classic();
-        assert_eq!(parse_card(&deck, "S1"), Some(Card(0)));
-        assert_eq!(parse_card(&deck, "W6"), Some(Card(11)));
-        assert_eq!(parse_card(&deck, "R9"), Some(Card(20)));
+        assert_eq!(parse_code(&deck, "S1"), Some(Card(0)));
+        assert_eq!(parse_code(&deck, "W6"), Some(Card(11)));
+        assert_eq!(parse_code(&deck, "R9"), Some(Card(20)));
         for bad in ["S0", "S7", "R10", "X1", "", "S", "s1"] {
-            assert_eq!(parse_card(&deck, bad), None, "{bad}");
+            assert_eq!(parse_code(&deck, bad), None, "{bad}");
         }
         let triple = [Card(1), Card(10), Card(14)];
         assert_eq!(digits(&deck, &triple).ok(), Some("253".to_string()));

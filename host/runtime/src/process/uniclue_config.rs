@@ -14,17 +14,10 @@ pub struct ConfigFileError {
     pub message: String,
 }
 
-/// `S1`..`S6`, `W1`..`W6`, `R1`..`R9` to the classic deck's card id.
+/// `S1`..`S6`, `W1`..`W6`, `R1`..`R9` (or in lower case, as a person may
+/// type them) to the classic deck's card.
 fn card(code: &str) -> Option<Card> {
-    let (letter, digits) = code.split_at_checked(1)?;
-    let n: u16 = digits.parse().ok()?;
-    let (base, count) = match letter {
-        "S" | "s" => (0, 6),
-        "W" | "w" => (6, 6),
-        "R" | "r" => (12, 9),
-        _ => return None,
-    };
-    (1..=count).contains(&n).then(|| Card(base + n - 1))
+    super::uniclue::parse_code(&clue_engine::decks::classic(), &code.to_ascii_uppercase())
 }
 
 /// Parses a configuration file's text; `file` names it in errors.
