@@ -39,6 +39,10 @@ pub(crate) struct SeatState {
     pub calls: u32,
     /// `uniclue`: the cards this seat has already shown the client.
     pub shown_to_client: Vec<Card>,
+    /// The cards shown to this seat when it suggested, and who showed each:
+    /// with its hand, what the 2014 contest's judge calls the cards it has
+    /// seen, which it may not accuse.
+    pub shown: Vec<(Card, Seat)>,
     pub position: Option<Position>,
     /// `classic`: moved into a room by someone else's suggestion since its last turn.
     pub summoned: bool,
@@ -173,6 +177,7 @@ pub fn play_observed(
             turns: 0,
             calls: 0,
             shown_to_client: Vec::new(),
+            shown: Vec::new(),
             position: starts.get(s).copied(),
             summoned: false,
         })

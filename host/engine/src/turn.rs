@@ -331,6 +331,7 @@ impl Game<'_, '_> {
                 continue;
             }
             let card = self.shown_card(seat, suggester, suggestion, matching);
+            self.seats[suggester.index()].shown.push((card, seat));
             let (seen_by, partly) = if self.config.variant == Variant::Csci306 {
                 (self.all_seats(), Vec::new())
             } else {
@@ -449,10 +450,10 @@ impl Game<'_, '_> {
             self.disqualify(seat, DqReason::InvalidAccusation, problem);
             return;
         }
-        let hand = &self.seats[seat.index()].hand;
+        let state = &self.seats[seat.index()];
         if self.contest_rules() {
-            if let Some(&held) = accusation.cards.iter().find(|c| hand.contains(c)) {
-                let detail = format!("accused {}, a card it holds", self.deck.name(held));
+            if let Some(seen) = validate::seen_card(&accusation, &state.hand, &state.shown) {
+                let detail = format!("accused {}", seen.describe(&self.deck));
                 self.disqualify(seat, DqReason::SuicidalAccusation, detail);
                 return;
             }

@@ -70,6 +70,51 @@ pub fn accusation(deck: &Deck, hidden: &[u8], accusation: &Accusation) -> Result
     one_of_each(deck, cards)
 }
 
+/// A card an accusation names that its accuser has seen: one it holds, or
+/// one shown to it (see [`seen_card`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeenCard {
+    pub card: Card,
+    /// Who showed it; `None`: the accuser holds it.
+    pub shown_by: Option<Seat>,
+}
+
+impl SeenCard {
+    /// `Mustard, a card it holds`, `the Rope, a card seat 2 showed it`.
+    pub fn describe(&self, deck: &Deck) -> String {
+        match self.shown_by {
+            None => format!("{}, a card it holds", deck.name(self.card)),
+            Some(seat) => format!("{}, a card seat {} showed it", deck.name(self.card), seat.0),
+        }
+    }
+}
+
+/// Speed Clue under the 2014 contest rules: the first card `accusation`
+/// names that its accuser holds (`hand`) or was shown when it suggested
+/// (`shown`, with who showed it). The contest's judge keeps both, per
+/// player, as the cards it has seen and refuses an accusation naming any of
+/// them as suicidal (`contestserver/Player.java` of
+/// `sadakatsu/SpeedClueContest`).
+pub fn seen_card(
+    accusation: &Accusation,
+    hand: &[Card],
+    shown: &[(Card, Seat)],
+) -> Option<SeenCard> {
+    accusation.cards.iter().find_map(|&card| {
+        if hand.contains(&card) {
+            return Some(SeenCard {
+                card,
+                shown_by: None,
+            });
+        }
+        let &(_, by) = shown.iter().find(|(c, _)| *c == card)?;
+        Some(SeenCard {
+            card,
+            shown_by: Some(by),
+        })
+    })
+}
+
 fn one_of_each(deck: &Deck, cards: &[Card]) -> Result<(), String> {
     let categories = deck.categories();
     if cards.len() != categories.len() {

@@ -13,7 +13,8 @@ use axum::http::StatusCode;
 use clue_engine::config::BoardText;
 use clue_engine::{GameConfig, GameOptions, SeatController, acting_seats, validate};
 use clue_plugin_api::{
-    Accusation, AccusePoint, Card, Position, Reply, Request, Seat, Setup, Suggestion, Variant,
+    Accusation, AccusePoint, Card, Event, Position, Reply, Request, Seat, Setup, Suggestion,
+    Variant,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -470,7 +471,7 @@ pub async fn act(
             ));
         }
     };
-    let (pending, setup, own) = {
+    let (pending, setup, seen) = {
         let state = session.table.lock();
         let Some(pending) = state.pending.clone() else {
             let why = if state.record.is_some() {
@@ -486,7 +487,11 @@ pub async fn act(
                 "the game has not begun",
             ));
         };
-        (pending, setup, state.suggestions.clone())
+        let seen = Seen {
+            suggestions: state.suggestions.clone(),
+            shown: shown_to(setup.seat, &state.events),
+        };
+        (pending, setup, seen)
     };
     if pending.id != request_id {
         return Err(ApiError::new(
@@ -497,7 +502,7 @@ pub async fn act(
             ),
         ));
     }
-    check(&session.config, &setup, &own, &pending.request, &reply).map_err(ApiError::bad)?;
+    check(&session.config, &setup, &seen, &pending.request, &reply).map_err(ApiError::bad)?;
     session
         .table
         .answer(request_id, reply)
@@ -505,12 +510,37 @@ pub async fn act(
     Ok(Json(json!({ "ok": true })))
 }
 
+/// What the contest rules of Speed Clue hold against the person's seat:
+/// its suggestions so far (none may be repeated) and the cards shown to it,
+/// with who showed each (none may be accused, nor a card of its hand).
+pub struct Seen {
+    pub suggestions: Vec<Suggestion>,
+    pub shown: Vec<(Card, Seat)>,
+}
+
+/// The cards shown to `seat` when it suggested, and who showed each, from
+/// the events it saw.
+fn shown_to(seat: Seat, events: &[Event]) -> Vec<(Card, Seat)> {
+    events
+        .iter()
+        .filter_map(|event| match event {
+            Event::Answered {
+                suggester,
+                shown_by: Some(by),
+                card: Some(card),
+                ..
+            } if *suggester == seat => Some((*card, *by)),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Whether `reply` is a legal answer to `request`: the engine would
 /// disqualify the seat otherwise, so the person is told instead.
 pub fn check(
     config: &GameConfig,
     setup: &Setup,
-    own: &[Suggestion],
+    seen: &Seen,
     request: &Request,
     reply: &Reply,
 ) -> Result<(), String> {
@@ -534,7 +564,7 @@ pub fn check(
                 Some(s) => {
                     validate::suggestion(deck, s, r.turn.room, &r.opponents, config)
                         .map_err(|e| format!("that suggestion {e}"))?;
-                    if setup.rules.contest_rules && own.contains(s) {
+                    if setup.rules.contest_rules && seen.suggestions.contains(s) {
                         return Err("you made that suggestion before; the contest rules forbid repeating it".to_string());
                     }
                     Ok(())
@@ -560,11 +590,14 @@ pub fn check(
                 validate::accusation(deck, &setup.rules.hidden, a)
                     .map_err(|e| format!("that accusation {e}"))?;
                 if setup.rules.contest_rules
-                    && let Some(held) = a.cards.iter().find(|c| setup.hand.contains(c))
+                    && let Some(card) = validate::seen_card(a, &setup.hand, &seen.shown)
                 {
+                    let whence = match card.shown_by {
+                        None => format!("you hold {}", deck.name(card.card)),
+                        Some(by) => format!("seat {} showed you {}", by.0, deck.name(card.card)),
+                    };
                     return Err(format!(
-                        "you hold {}; the contest rules forbid accusing it",
-                        deck.name(*held)
+                        "{whence}; the contest rules forbid accusing a card you have seen"
                     ));
                 }
                 Ok(())

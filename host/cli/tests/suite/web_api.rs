@@ -300,6 +300,72 @@ fn accusations_are_checked_and_a_wrong_one_only_informs_in_csci306() {
     assert!(after["finished"].is_null());
 }
 
+/// Speed Clue's contest rules, as the 2014 judge keeps them: a card shown
+/// to the person may not be accused, any more than a card of the hand; the
+/// page is told which card and who showed it, and the game waits.
+#[test]
+fn accusing_a_card_shown_to_the_person_is_refused_under_the_contest_rules() {
+    let server = Server::start(None);
+    for seed in 1..30 {
+        let id = server.start_game(&json!({"variant": "speedclue", "players": 3, "seed": seed}));
+        let state = server.wait_pending(id);
+        assert_eq!(kind(&state), "suggest");
+        let hand: Vec<u64> = state["hand"]
+            .as_array()
+            .expect("hand")
+            .iter()
+            .filter_map(Value::as_u64)
+            .collect();
+        let unheld = |category: &str, not: Option<u64>| {
+            cards_of(&state, category)
+                .into_iter()
+                .find(|c| !hand.contains(c) && Some(*c) != not)
+                .expect("a card not held")
+        };
+        let categories = ["person", "weapon", "room"];
+        let asked: Vec<u64> = categories.iter().map(|c| unheld(c, None)).collect();
+        let (status, body) = server.post(
+            &format!("/api/games/{id}/suggest"),
+            &json!({"request": state["pending"]["id"], "suggestion": {"cards": asked}}),
+        );
+        assert_eq!(status, 200, "{body}");
+        let state = server.wait_pending(id);
+        // The card shown, found by its name in the events.
+        let deck = state["deck"].as_array().expect("deck");
+        let texts = event_texts(&state);
+        let Some(shown) = deck.iter().find(|c| {
+            let name = c["name"].as_str().unwrap_or("");
+            texts.iter().any(|t| t.ends_with(&format!("shows {name}")))
+        }) else {
+            continue; // nobody could disprove: try another deal
+        };
+        assert_eq!(kind(&state), "accuse");
+        let card = shown["id"].as_u64().expect("id");
+        let category = shown["category"].as_str().expect("category");
+        let cards: Vec<u64> = categories
+            .iter()
+            .map(|c| {
+                if *c == category {
+                    card
+                } else {
+                    unheld(c, Some(card))
+                }
+            })
+            .collect();
+        let (status, body) = server.post(
+            &format!("/api/games/{id}/accuse"),
+            &json!({"request": state["pending"]["id"], "accusation": {"cards": cards}}),
+        );
+        let name = shown["name"].as_str().unwrap_or("");
+        refused(status, &body, 422, &format!("showed you {name}"));
+        refused(status, &body, 422, "forbid accusing a card you have seen");
+        let after = server.wait_pending(id);
+        assert_eq!(kind(&after), "accuse", "the game waits for a legal answer");
+        return;
+    }
+    panic!("in no deal was the person shown a card");
+}
+
 #[test]
 fn unknown_games_actions_and_pages_are_404() {
     let server = Server::start(None);

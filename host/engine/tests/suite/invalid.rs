@@ -248,6 +248,41 @@ fn speedclue_contest_rules() {
         });
         check(&speedclue(), seed, script, DqReason::SuicidalAccusation);
     }
+    // Accusing a card another seat showed it: the contest's judge counts it
+    // among the cards the accuser has seen, as its hand.
+    for seed in 0..10 {
+        // The other two cards the envelope's: nobody holds or shows them.
+        let envelope = common::play_builtins(&speedclue(), seed).envelope;
+        let mut shown: Option<Card> = None;
+        let script: Script = Box::new(move |_, r| match r {
+            Request::Watch {
+                event:
+                    Event::Answered {
+                        suggester: Seat(0),
+                        card: Some(card),
+                        ..
+                    },
+            } => {
+                shown.get_or_insert(*card);
+                None
+            }
+            Request::Accuse(_) => {
+                let card = shown?;
+                let mut cards = envelope.clone();
+                cards[usize::from(card.0 / 6).min(2)] = card;
+                Some(Ok(Reply::Accuse {
+                    accusation: Some(Accusation { cards }),
+                }))
+            }
+            _ => None,
+        });
+        let record = check(&speedclue(), seed, script, DqReason::SuicidalAccusation);
+        let detail = record.seats[0].detail.clone().unwrap_or_default();
+        assert!(
+            detail.contains("a card seat") && detail.contains("showed it"),
+            "seed {seed}: {detail}"
+        );
+    }
     // Declining the accusation an undisproved suggestion without own cards forces.
     for seed in 0..10 {
         let envelope = common::play_builtins(&speedclue(), seed).envelope;
