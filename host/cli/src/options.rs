@@ -186,22 +186,21 @@ impl VariantArgs {
             let names = options.given().into_iter().chain(files);
             names.map(move |name| (name, flag)).collect::<Vec<_>>()
         };
+        let board = |layout: &Option<PathBuf>, setup: &Option<PathBuf>, table: &Option<PathBuf>| {
+            [
+                ("layout", layout.is_some()),
+                ("setup", setup.is_some()),
+                ("table", table.is_some()),
+            ]
+        };
         let flags = named(
             self.options(),
-            [
-                ("layout", self.layout.is_some()),
-                ("setup", self.setup.is_some()),
-                ("table", self.table.is_some()),
-            ],
+            board(&self.layout, &self.setup, &self.table),
             true,
         );
         let keys = named(
             file.options(),
-            [
-                ("layout", file.layout.is_some()),
-                ("setup", file.setup.is_some()),
-                ("table", file.table.is_some()),
-            ],
+            board(&file.layout, &file.setup, &file.table),
             false,
         );
         for (name, flag) in flags.into_iter().chain(keys) {

@@ -207,12 +207,7 @@ fn showing_a_card_not_in_the_suggestion_is_refused() {
         .iter()
         .filter_map(Value::as_u64)
         .collect();
-    let hand: Vec<u64> = state["hand"]
-        .as_array()
-        .expect("hand")
-        .iter()
-        .filter_map(Value::as_u64)
-        .collect();
+    let hand = hand_of(&state);
     let held_not_asked = hand.iter().find(|c| !matching.contains(c));
     if let Some(card) = held_not_asked {
         let (status, body) = server.post(
@@ -276,12 +271,7 @@ fn accusations_are_checked_and_a_wrong_one_only_informs_in_csci306() {
     let (status, body) = post(json!({"cards": [0, 0, 0]}));
     assert_eq!(status, 422, "{body}");
     // A well-formed accusation of a card the person holds: certainly wrong.
-    let hand: Vec<u64> = state["hand"]
-        .as_array()
-        .expect("hand")
-        .iter()
-        .filter_map(Value::as_u64)
-        .collect();
+    let hand = hand_of(&state);
     let mut cards = Vec::new();
     for cat in ["person", "weapon", "room"] {
         let ids = cards_of(&state, cat);
@@ -310,12 +300,7 @@ fn accusing_a_card_shown_to_the_person_is_refused_under_the_contest_rules() {
         let id = server.start_game(&json!({"variant": "speedclue", "players": 3, "seed": seed}));
         let state = server.wait_pending(id);
         assert_eq!(kind(&state), "suggest");
-        let hand: Vec<u64> = state["hand"]
-            .as_array()
-            .expect("hand")
-            .iter()
-            .filter_map(Value::as_u64)
-            .collect();
+        let hand = hand_of(&state);
         let unheld = |category: &str, not: Option<u64>| {
             cards_of(&state, category)
                 .into_iter()
@@ -994,6 +979,16 @@ fn a_person_who_stops_answering_is_timed_out_and_the_bots_finish_the_game() {
 }
 
 /// The ids of the deck's cards of `category`, in deck order.
+/// The ids of the person's cards.
+fn hand_of(state: &Value) -> Vec<u64> {
+    state["hand"]
+        .as_array()
+        .expect("hand")
+        .iter()
+        .filter_map(Value::as_u64)
+        .collect()
+}
+
 fn cards_of(state: &Value, category: &str) -> Vec<u64> {
     state["deck"]
         .as_array()

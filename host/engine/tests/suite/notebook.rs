@@ -5,25 +5,42 @@ use crate::common;
 use clue_engine::{Fault, GameConfig, InProcess, SeatController, acting_seats, play};
 use clue_plugin_api::{Accusation, AccusePoint, Reply, Request, Variant};
 
-/// Records the accusations notebook makes when it is not forced to.
+/// Records the accusations notebook makes when it is not forced to: not
+/// at a forced point, and not a UniClue client's guess once its queries are
+/// used up (the next query would disqualify it).
 struct Spy {
     inner: InProcess<notebook::Notebook>,
     voluntary: Vec<Accusation>,
+    query_limit: Option<u32>,
+    queries: u32,
 }
 
 impl SeatController for Spy {
     fn call(&mut self, request: &Request) -> Result<Reply, Fault> {
         let reply = self.inner.call(request)?;
-        if let (
-            Request::Accuse(r),
-            Reply::Accuse {
-                accusation: Some(a),
-            },
-        ) = (request, &reply)
-        {
-            if r.point != AccusePoint::Forced {
-                self.voluntary.push(a.clone());
+        match (request, &reply) {
+            (Request::BeginGame { setup }, _) => {
+                self.query_limit = setup.rules.query_limit;
+                self.queries = 0;
             }
+            (
+                Request::Suggest(_),
+                Reply::Suggest {
+                    suggestion: Some(_),
+                },
+            ) => self.queries += 1,
+            (
+                Request::Accuse(r),
+                Reply::Accuse {
+                    accusation: Some(a),
+                },
+            ) => {
+                let out_of_queries = self.query_limit.is_some_and(|l| self.queries >= l);
+                if r.point != AccusePoint::Forced && !out_of_queries {
+                    self.voluntary.push(a.clone());
+                }
+            }
+            _ => {}
         }
         Ok(reply)
     }
@@ -41,6 +58,8 @@ fn notebook_never_accuses_wrongly() {
                 .map(|_| Spy {
                     inner: InProcess(notebook::Notebook::default()),
                     voluntary: Vec::new(),
+                    query_limit: None,
+                    queries: 0,
                 })
                 .collect();
             let record = {
