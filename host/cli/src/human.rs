@@ -147,7 +147,9 @@ impl<R: BufRead, W: Write> ConsoleHuman<R, W> {
         (0..players)
             .map(|s| {
                 if Some(Seat(s)) == me {
-                    "you".to_string()
+                    // The events' verbs are in the third person ("rolls",
+                    // "accuses"): a name, not "you", reads right with them.
+                    format!("seat {s} (you)")
                 } else {
                     format!("seat {s}")
                 }

@@ -190,7 +190,7 @@ fn a_person_at_the_terminal_plays_classic_to_the_end() {
         "{out}"
     );
     assert!(out.contains("move to [1-"), "{out}");
-    assert!(out.contains("* round 1: you rolls"), "{out}");
+    assert!(out.contains("* round 1: seat 0 (you) rolls"), "{out}");
     assert!(out.contains("game over"), "{out}");
     assert!(!out.contains("the terminal closed"), "{out}");
     assert!(!errors.contains("panicked"), "{errors}");
@@ -205,7 +205,8 @@ fn a_person_at_the_terminal_plays_csci306_and_accuses() {
     assert!(played.accused, "{out}");
     // A guess of the first person, weapon and room; csci306 goes on after a wrong one.
     assert!(
-        out.contains("* you accuses") && (out.contains(": wrong") || out.contains(": correct!")),
+        out.contains("* seat 0 (you) accuses")
+            && (out.contains(": wrong") || out.contains(": correct!")),
         "{out}"
     );
     assert!(out.contains("game over"), "{out}");
