@@ -21,6 +21,16 @@ pub fn run(
         }
         _ => anyhow::bail!("give a log file, or --db PATH --game N"),
     };
+    let person = log.header.bots.iter().position(|spec| {
+        spec.kind == clue_runtime::bots::BotKind::Builtin
+            && spec.target == clue_runtime::bots::HUMAN
+    });
+    if let Some(seat) = person {
+        anyhow::bail!(
+            "seat {seat} was played by a person (builtin:human): a replay plays the bots \
+             again, and a person's answers are not in the log"
+        );
+    }
     match game::replay(&log)? {
         ReplayResult::Identical { events } => {
             println!("identical: all {events} events replayed the same");

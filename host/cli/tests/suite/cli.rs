@@ -123,6 +123,26 @@ fn a_log_that_cannot_be_written_is_refused_before_the_game() {
     assert!(!new.exists(), "a log was left by a game that did not start");
 }
 
+/// A game with a person in it is logged, but cannot be replayed: the
+/// person's answers are not in the log. `clue replay` says so, naming the
+/// seat, rather than refusing to seat `builtin:human` as if it were asked to.
+#[test]
+fn a_game_a_person_played_is_not_replayed() {
+    let (_dir, log) = temp("person.jsonl");
+    let log_s = log.to_str().unwrap();
+    // The person's terminal is closed at once: the bots finish the game.
+    let out = clue(&["play", "--bot", "builtin:human", "--log", log_s]);
+    assert!(out.status.success(), "{}", text(&out).1);
+    let out = clue(&["replay", log_s]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stdout}{stderr}");
+    assert!(
+        stderr.contains("seat 0 was played by a person (builtin:human)")
+            && stderr.contains("not in the log"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn bad_flags_exit_with_code_two_and_a_clear_message() {
     let check = |args: &[&str], part: &str| {
