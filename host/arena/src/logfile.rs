@@ -149,10 +149,6 @@ impl GameLog {
         Ok(())
     }
 
-    pub fn save(&self, path: &Path) -> Result<(), LogError> {
-        LogFile::create(path)?.write(self)
-    }
-
     pub fn load(path: &Path) -> Result<GameLog, LogError> {
         let name = path.display().to_string();
         let file = std::fs::File::open(path).map_err(|source| LogError::Io {

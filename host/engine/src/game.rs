@@ -39,9 +39,9 @@ pub(crate) struct SeatState {
     pub calls: u32,
     /// `uniclue`: the cards this seat has already shown the client.
     pub shown_to_client: Vec<Card>,
-    /// The cards shown to this seat when it suggested, and who showed each:
-    /// with its hand, what the 2014 contest's judge calls the cards it has
-    /// seen, which it may not accuse.
+    /// Under Speed Clue's contest rules, the cards shown to this seat when it
+    /// suggested, and who showed each: with its hand, what the 2014
+    /// contest's judge calls the cards it has seen, which it may not accuse.
     pub shown: Vec<(Card, Seat)>,
     pub position: Option<Position>,
     /// `classic`: moved into a room by someone else's suggestion since its last turn.

@@ -331,7 +331,9 @@ impl Game<'_, '_> {
                 continue;
             }
             let card = self.shown_card(seat, suggester, suggestion, matching);
-            self.seats[suggester.index()].shown.push((card, seat));
+            if self.contest_rules() {
+                self.seats[suggester.index()].shown.push((card, seat));
+            }
             let (seen_by, partly) = if self.config.variant == Variant::Csci306 {
                 (self.all_seats(), Vec::new())
             } else {
