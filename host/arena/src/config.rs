@@ -761,7 +761,7 @@ fn may_name_a_path(word: &str) -> bool {
 /// What is wrong with the file a bot plays from, if anything: a native or
 /// wasm bot's file missing or a folder; a process bot's program, written as
 /// a path, missing (where `clue` runs and beside the file), a folder, or
-/// not executable.
+/// not executable, or written as a bare name, not found on `PATH`.
 fn file_problem(spec: &BotSpec, base_dir: &Path) -> Option<String> {
     use std::os::unix::fs::PermissionsExt;
     if spec.kind == BotKind::Builtin {
@@ -778,7 +778,14 @@ fn file_problem(spec: &BotSpec, base_dir: &Path) -> Option<String> {
         };
     }
     let words = shell_words::split(&spec.target).ok()?;
-    let program = words.first().filter(|p| p.contains('/'))?;
+    let program = words.first()?;
+    if !program.contains('/') {
+        // A bare name runs what `PATH` finds, as a shell runs it.
+        let found = clue_runtime::sandbox::program_file(std::ffi::OsStr::new(program));
+        return found
+            .is_none()
+            .then(|| format!("no program `{program}` on PATH: install it, or give its path"));
+    }
     let path = [Path::new(program).to_path_buf(), base_dir.join(program)]
         .into_iter()
         .find(|p| p.exists());

@@ -411,6 +411,23 @@ fn a_script_found_nowhere_is_named_at_its_line() {
     );
 }
 
+/// A process bot's program given by a bare name that `PATH` does not find
+/// would crash in every game (the tournament played them all, each bot a
+/// `crash` "cannot start"): it is named at the bot's line instead. A name
+/// `PATH` finds passes.
+#[test]
+fn a_program_not_on_path_is_named_at_its_line() {
+    check(
+        "variant: speedclue\nplayers: 3\nschedule: {kind: all-seatings}\nbots:\n  - {name: a, kind: builtin, path: notebook}\n  - {name: b, kind: builtin, path: clueless}\n  - {name: nb, kind: jsonl, command: no-such-program-here --fast}\n",
+        7,
+        38,
+        "bot `nb`: no program `no-such-program-here` on PATH: install it, or give its path",
+    );
+    let root = Path::new("/nonexistent-dir");
+    let fine = "variant: speedclue\nplayers: 3\nschedule: {kind: all-seatings}\nbots:\n  - {name: a, kind: builtin, path: notebook}\n  - {name: b, kind: builtin, path: clueless}\n  - {name: sh, kind: jsonl, command: sh -c 'exit 0'}\n";
+    config::parse(fine, "t.yaml", root).unwrap_or_else(|e| panic!("sh is on PATH: {e}"));
+}
+
 /// A bot's file that is a folder, and a program that is a folder or cannot
 /// be executed, are named at the bot's line rather than failing every game.
 #[test]

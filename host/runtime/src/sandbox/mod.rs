@@ -981,8 +981,9 @@ fn climbed_through(path: &Path) -> Vec<PathBuf> {
 }
 
 /// The file a command line's first word runs: the path itself when it has
-/// a `/`, else the first match on `PATH`.
-fn program_file(program: &OsStr) -> Option<PathBuf> {
+/// a `/`, else the first match on `PATH` (the host's: a bot's cleared
+/// environment keeps it, and the sandbox binds the program's folder).
+pub fn program_file(program: &OsStr) -> Option<PathBuf> {
     if program.as_bytes().contains(&b'/') {
         Some(PathBuf::from(program))
     } else {
