@@ -14,6 +14,7 @@ use crate::record::{GameRecord, Outcome, SeatRecord};
 use crate::rng::{self, Stream};
 use crate::seat::SeatController;
 use crate::topology::Topology;
+use crate::validate;
 
 /// Where a seat stands in the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -257,9 +258,7 @@ impl Game<'_, '_> {
             let request = Request::BeginGame {
                 setup: Box::new(setup),
             };
-            if let Some(reply) = self.call(Seat(s as u8), &request) {
-                self.expect_ok(Seat(s as u8), &request, reply);
-            }
+            self.decide(Seat(s as u8), &request);
         }
         let everyone = self.all_seats();
         for (seat, reason) in self.held.take().unwrap_or_default() {
@@ -288,22 +287,29 @@ impl Game<'_, '_> {
         }
     }
 
-    /// A reply of the wrong kind is a protocol error.
-    pub fn wrong_reply(&mut self, seat: Seat, request: &Request, reply: &Reply) {
-        self.disqualify(
-            seat,
-            DqReason::ProtocolError,
-            format!(
-                "answered a `{}` request with a `{}` reply",
-                request.kind(),
-                reply.kind()
-            ),
-        );
-    }
-
-    fn expect_ok(&mut self, seat: Seat, request: &Request, reply: Reply) {
-        if reply != Reply::Ok {
-            self.wrong_reply(seat, request, &reply);
+    /// Makes one request of a seat's bot and judges the reply by the rules
+    /// ([`validate::reply`]). `None` when the seat is not reachable, its bot
+    /// failed, or the reply breaks a rule (the seat is then disqualified for
+    /// it), so a reply returned is of the request's kind and legal.
+    pub fn decide(&mut self, seat: Seat, request: &Request) -> Option<Reply> {
+        let reply = self.call(seat, request)?;
+        let state = &self.seats[seat.index()];
+        let judge = validate::Judge {
+            config: self.config,
+            deck: &self.deck,
+            hidden: &self.hidden,
+            contest_rules: self.contest_rules(),
+            hand: &state.hand,
+            suggestions: &state.suggestions,
+            shown: &state.shown,
+        };
+        match validate::reply(&judge, request, &reply) {
+            Ok(()) => Some(reply),
+            Err(violation) => {
+                let detail = violation.detail(&self.deck);
+                self.disqualify(seat, violation.reason(self.config.variant), detail);
+                None
+            }
         }
     }
 
@@ -338,9 +344,7 @@ impl Game<'_, '_> {
         self.log.push(entry);
         for (seat, event) in views {
             let request = Request::Watch { event };
-            if let Some(reply) = self.call(seat, &request) {
-                self.expect_ok(seat, &request, reply);
-            }
+            self.decide(seat, &request);
         }
     }
 

@@ -195,24 +195,9 @@ impl Game<'_, '_> {
             turn: turn.clone(),
             targets: targets.clone(),
         });
-        let to = match self.call(seat, &request)? {
-            Reply::Move { to } => to,
-            other => {
-                self.wrong_reply(seat, &request, &other);
-                return None;
-            }
-        };
-        if !targets.contains(&to) {
-            self.disqualify(
-                seat,
-                DqReason::InvalidMove,
-                format!(
-                    "moved to {to:?}, which is not one of the {} targets",
-                    targets.len()
-                ),
-            );
+        let Reply::Move { to } = self.decide(seat, &request)? else {
             return None;
-        }
+        };
         self.seats[seat.index()].position = Some(to);
         self.emit(Event::Moved { seat, to }, self.all_seats(), Vec::new());
         Some(to)
@@ -265,36 +250,10 @@ impl Game<'_, '_> {
             optional,
             opponents: opponents.clone(),
         });
-        let suggestion = match self.call(seat, &request)? {
-            Reply::Suggest { suggestion } => suggestion,
-            other => {
-                self.wrong_reply(seat, &request, &other);
-                return None;
-            }
-        };
-        let declined_reason = if self.config.variant == Variant::Framework {
-            DqReason::InvalidMove
-        } else {
-            DqReason::InvalidSuggestion
-        };
-        let Some(suggestion) = suggestion else {
-            if !optional {
-                let detail = "declined a suggestion the turn requires".to_string();
-                self.disqualify(seat, declined_reason, detail);
-            }
+        let Reply::Suggest { suggestion } = self.decide(seat, &request)? else {
             return None;
         };
-        if let Err(problem) =
-            validate::suggestion(&self.deck, &suggestion, turn.room, &opponents, self.config)
-        {
-            self.disqualify(seat, DqReason::InvalidSuggestion, problem);
-            return None;
-        }
-        if self.contest_rules() && self.seats[seat.index()].suggestions.contains(&suggestion) {
-            let detail = format!("repeated its suggestion {:?}", suggestion.cards);
-            self.disqualify(seat, DqReason::RepeatedSuggestion, detail);
-            return None;
-        }
+        let suggestion = suggestion?;
         self.seats[seat.index()]
             .suggestions
             .push(suggestion.clone());
@@ -397,24 +356,9 @@ impl Game<'_, '_> {
             suggestion: suggestion.clone(),
             matching: matching.clone(),
         });
-        match self.call(seat, &request) {
-            Some(Reply::Respond { card: Some(card) }) if matching.contains(&card) => card,
-            Some(Reply::Respond { card }) => {
-                let detail = match card {
-                    None => "said it could not disprove while holding a matching card".to_string(),
-                    Some(c) => format!(
-                        "showed {}, which is not a card it holds from the suggestion",
-                        self.deck.name(c)
-                    ),
-                };
-                self.disqualify(seat, DqReason::InvalidResponse, detail);
-                fallback
-            }
-            Some(other) => {
-                self.wrong_reply(seat, &request, &other);
-                fallback
-            }
-            None => fallback,
+        match self.decide(seat, &request) {
+            Some(Reply::Respond { card: Some(card) }) => card,
+            _ => fallback,
         }
     }
 
@@ -425,22 +369,12 @@ impl Game<'_, '_> {
             turn: turn.clone(),
             point,
         });
-        let accusation = match self.call(seat, &request) {
-            Some(Reply::Accuse { accusation }) => accusation,
-            Some(other) => {
-                self.wrong_reply(seat, &request, &other);
-                return true;
-            }
-            None => return true,
+        let Some(Reply::Accuse { accusation }) = self.decide(seat, &request) else {
+            return true;
         };
         match accusation {
             Some(accusation) => {
                 self.accuse(seat, accusation);
-                true
-            }
-            None if point == AccusePoint::Forced => {
-                let detail = "declined an accusation it was required to make".to_string();
-                self.disqualify(seat, DqReason::MissedAccusation, detail);
                 true
             }
             None => false,
@@ -448,18 +382,6 @@ impl Game<'_, '_> {
     }
 
     fn accuse(&mut self, seat: Seat, accusation: Accusation) {
-        if let Err(problem) = validate::accusation(&self.deck, &self.hidden, &accusation) {
-            self.disqualify(seat, DqReason::InvalidAccusation, problem);
-            return;
-        }
-        let state = &self.seats[seat.index()];
-        if self.contest_rules() {
-            if let Some(seen) = validate::seen_card(&accusation, &state.hand, &state.shown) {
-                let detail = format!("accused {}", seen.describe(&self.deck));
-                self.disqualify(seat, DqReason::SuicidalAccusation, detail);
-                return;
-            }
-        }
         let correct = validate::same_cards(&accusation.cards, &self.deal.envelope);
         let everyone = self.all_seats();
         let event = Event::Accused {

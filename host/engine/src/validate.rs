@@ -1,50 +1,275 @@
-//! Checks of what a bot proposes against the game: the rules errors that follow
-//! a reply which parsed fine.
+//! The rules a seat's reply is held to, in one place: the engine
+//! disqualifies a seat by them ([`reply`] gives the reason and the detail),
+//! and the web page checks a person's answer by them before the engine sees
+//! it, telling the person what is wrong in their own words instead.
 
-use clue_plugin_api::{Accusation, Card, Category, Deck, Seat, Suggestion, Variant};
+use clue_plugin_api::{
+    Accusation, AccusePoint, Card, Category, Deck, DqReason, Position, Reply, Request, Seat,
+    Suggestion, Variant,
+};
 
 use crate::config::GameConfig;
 
+/// What a seat's reply is judged against: the game, and what the seat has
+/// done that the rules hold against it.
+pub struct Judge<'a> {
+    pub config: &'a GameConfig,
+    pub deck: &'a Deck,
+    /// How many cards of each category the envelope holds (the rules'
+    /// `hidden`).
+    pub hidden: &'a [u8],
+    /// Speed Clue under the 2014 contest's rules.
+    pub contest_rules: bool,
+    /// The seat's hand.
+    pub hand: &'a [Card],
+    /// The seat's suggestions so far (none may be repeated under the
+    /// contest rules).
+    pub suggestions: &'a [Suggestion],
+    /// The cards shown to the seat when it suggested, with who showed each
+    /// (none may be accused under the contest rules).
+    pub shown: &'a [(Card, Seat)],
+}
+
+/// A rule a reply breaks: the reason a seat is disqualified for it, with
+/// what the reply did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Violation {
+    /// A reply of another kind than the request's (`move` to `accuse`).
+    WrongKind {
+        request: &'static str,
+        reply: &'static str,
+    },
+    /// A move to a place that is not one of the roll's targets.
+    NotATarget { to: Position, targets: usize },
+    /// No suggestion where the turn requires one.
+    DeclinedSuggestion,
+    /// A suggestion of the wrong shape.
+    Suggestion(Shape),
+    /// A suggestion made before, under the contest rules.
+    RepeatedSuggestion(Vec<Card>),
+    /// "Cannot disprove" from a seat holding a card of the suggestion.
+    HidMatchingCard { matching: Vec<Card> },
+    /// A card shown that is not one of the seat's cards in the suggestion.
+    ShowedOther(Card),
+    /// No accusation where one is required.
+    DeclinedAccusation,
+    /// An accusation of the wrong shape.
+    Accusation(Shape),
+    /// An accusation naming a card the accuser has seen, under the contest
+    /// rules.
+    Suicidal(SeenCard),
+}
+
+impl Violation {
+    /// The reason a seat is disqualified for it, in `variant`.
+    pub fn reason(&self, variant: Variant) -> DqReason {
+        match self {
+            Violation::WrongKind { .. } => DqReason::ProtocolError,
+            Violation::NotATarget { .. } => DqReason::InvalidMove,
+            // The framework disqualifies a bot that leaves a room's
+            // suggestion unmade as a bad move.
+            Violation::DeclinedSuggestion if variant == Variant::Framework => DqReason::InvalidMove,
+            Violation::DeclinedSuggestion | Violation::Suggestion(_) => DqReason::InvalidSuggestion,
+            Violation::RepeatedSuggestion(_) => DqReason::RepeatedSuggestion,
+            Violation::HidMatchingCard { .. } | Violation::ShowedOther(_) => {
+                DqReason::InvalidResponse
+            }
+            Violation::DeclinedAccusation => DqReason::MissedAccusation,
+            Violation::Accusation(_) => DqReason::InvalidAccusation,
+            Violation::Suicidal(_) => DqReason::SuicidalAccusation,
+        }
+    }
+
+    /// What the seat did, in the third person, for the game's record:
+    /// `showed the Rope, which is not a card it holds from the suggestion`.
+    pub fn detail(&self, deck: &Deck) -> String {
+        match self {
+            Violation::WrongKind { request, reply } => {
+                format!("answered a `{request}` request with a `{reply}` reply")
+            }
+            Violation::NotATarget { to, targets } => {
+                format!("moved to {to:?}, which is not one of the {targets} targets")
+            }
+            Violation::DeclinedSuggestion => "declined a suggestion the turn requires".to_string(),
+            Violation::Suggestion(shape) | Violation::Accusation(shape) => shape.describe(deck),
+            Violation::RepeatedSuggestion(cards) => format!("repeated its suggestion {cards:?}"),
+            Violation::HidMatchingCard { .. } => {
+                "said it could not disprove while holding a matching card".to_string()
+            }
+            Violation::ShowedOther(card) => format!(
+                "showed {}, which is not a card it holds from the suggestion",
+                deck.name(*card)
+            ),
+            Violation::DeclinedAccusation => {
+                "declined an accusation it was required to make".to_string()
+            }
+            Violation::Suicidal(seen) => format!("accused {}", seen.describe(deck)),
+        }
+    }
+}
+
+/// What is wrong with the cards of a suggestion or an accusation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// A card number the deck does not have.
+    NotInDeck(Card),
+    /// `generalized`: an interrogation of nobody.
+    NoTarget,
+    /// `generalized`: an interrogation of a seat that is not an opponent in
+    /// play.
+    NotAnOpponent(Seat),
+    /// `generalized`: an interrogation about no items.
+    NoItems,
+    /// `generalized`: an item listed twice in an interrogation.
+    ItemTwice,
+    /// An opponent named outside `generalized`.
+    TargetOutsideGeneralized,
+    /// Not one card of each category.
+    Count {
+        named: usize,
+        categories: Vec<Category>,
+    },
+    /// A card where another category's belongs.
+    Category { card: Card, want: Category },
+    /// A room other than the one the turn's suggestion must name.
+    Room { named: Card, room: Card },
+    /// `generalized`: a guess of the wrong number of items, or one twice.
+    Items { named: usize, hidden: usize },
+}
+
+impl Shape {
+    /// The problem, as the end of a sentence about the cards' maker:
+    /// `named the Rope where a person belongs`.
+    pub fn describe(&self, deck: &Deck) -> String {
+        match self {
+            Shape::NotInDeck(card) => format!("named card {card}, which is not in the deck"),
+            Shape::NoTarget => "named no opponent to interrogate".to_string(),
+            Shape::NotAnOpponent(target) => {
+                format!("interrogated {target}, which is not an opponent in play")
+            }
+            Shape::NoItems => "interrogated with an empty list of items".to_string(),
+            Shape::ItemTwice => "listed an item twice".to_string(),
+            Shape::TargetOutsideGeneralized => {
+                "named an opponent; only generalized interrogates one".to_string()
+            }
+            Shape::Count { named, categories } => format!(
+                "named {named} cards; it takes one {}",
+                categories
+                    .iter()
+                    .map(|c| c.name())
+                    .collect::<Vec<_>>()
+                    .join(", one ")
+            ),
+            Shape::Category { card, want } => {
+                format!("named {} where a {} belongs", deck.name(*card), want.name())
+            }
+            Shape::Room { named, room } => format!(
+                "suggested the room {}, but must name {}",
+                deck.name(*named),
+                deck.name(*room)
+            ),
+            Shape::Items { named, hidden } => {
+                format!("guessed {named} items; the envelope holds {hidden} distinct items")
+            }
+        }
+    }
+}
+
+/// Whether `reply` is a legal answer to `request` from the seat `judge`
+/// describes, and if not, the rule it breaks.
+pub fn reply(judge: &Judge, request: &Request, reply: &Reply) -> Result<(), Violation> {
+    let deck = judge.deck;
+    match (request, reply) {
+        (Request::Move(r), Reply::Move { to }) => {
+            if r.targets.contains(to) {
+                Ok(())
+            } else {
+                Err(Violation::NotATarget {
+                    to: *to,
+                    targets: r.targets.len(),
+                })
+            }
+        }
+        (Request::Suggest(r), Reply::Suggest { suggestion }) => {
+            let Some(s) = suggestion else {
+                return if r.optional {
+                    Ok(())
+                } else {
+                    Err(Violation::DeclinedSuggestion)
+                };
+            };
+            self::suggestion(deck, s, r.turn.room, &r.opponents, judge.config)
+                .map_err(Violation::Suggestion)?;
+            if judge.contest_rules && judge.suggestions.contains(s) {
+                return Err(Violation::RepeatedSuggestion(s.cards.clone()));
+            }
+            Ok(())
+        }
+        (Request::Respond(r), Reply::Respond { card }) => match card {
+            Some(card) if r.matching.contains(card) => Ok(()),
+            Some(card) => Err(Violation::ShowedOther(*card)),
+            None => Err(Violation::HidMatchingCard {
+                matching: r.matching.clone(),
+            }),
+        },
+        (Request::Accuse(r), Reply::Accuse { accusation }) => {
+            let Some(a) = accusation else {
+                return if r.point == AccusePoint::Forced {
+                    Err(Violation::DeclinedAccusation)
+                } else {
+                    Ok(())
+                };
+            };
+            self::accusation(deck, judge.hidden, a).map_err(Violation::Accusation)?;
+            if judge.contest_rules
+                && let Some(seen) = seen_card(a, judge.hand, judge.shown)
+            {
+                return Err(Violation::Suicidal(seen));
+            }
+            Ok(())
+        }
+        (Request::BeginGame { .. } | Request::Watch { .. }, Reply::Ok) => Ok(()),
+        (request, reply) => Err(Violation::WrongKind {
+            request: request.kind(),
+            reply: reply.kind(),
+        }),
+    }
+}
+
 /// A suggestion (or `generalized` interrogation) is well formed and legal now.
-pub fn suggestion(
+fn suggestion(
     deck: &Deck,
     suggestion: &Suggestion,
     required_room: Option<Card>,
     opponents: &[Seat],
     config: &GameConfig,
-) -> Result<(), String> {
+) -> Result<(), Shape> {
     let cards = &suggestion.cards;
     if let Some(bad) = cards.iter().find(|c| !deck.contains(**c)) {
-        return Err(format!("named card {bad}, which is not in the deck"));
+        return Err(Shape::NotInDeck(*bad));
     }
     if config.variant == Variant::Generalized {
         let Some(target) = suggestion.target else {
-            return Err("named no opponent to interrogate".to_string());
+            return Err(Shape::NoTarget);
         };
         if !opponents.contains(&target) {
-            return Err(format!(
-                "interrogated {target}, which is not an opponent in play"
-            ));
+            return Err(Shape::NotAnOpponent(target));
         }
         if cards.is_empty() {
-            return Err("interrogated with an empty list of items".to_string());
+            return Err(Shape::NoItems);
         }
         if has_duplicates(cards) {
-            return Err("listed an item twice".to_string());
+            return Err(Shape::ItemTwice);
         }
         return Ok(());
     }
     if suggestion.target.is_some() {
-        return Err("named an opponent; only generalized interrogates one".to_string());
+        return Err(Shape::TargetOutsideGeneralized);
     }
     one_of_each(deck, cards)?;
     if let (Some(room), Some(&named)) = (required_room, cards.last()) {
         if named != room {
-            return Err(format!(
-                "suggested the room {}, but must name {}",
-                deck.name(named),
-                deck.name(room)
-            ));
+            return Err(Shape::Room { named, room });
         }
     }
     Ok(())
@@ -52,18 +277,18 @@ pub fn suggestion(
 
 /// An accusation has the envelope's shape: one card per category in category
 /// order, or `k` distinct items.
-pub fn accusation(deck: &Deck, hidden: &[u8], accusation: &Accusation) -> Result<(), String> {
+fn accusation(deck: &Deck, hidden: &[u8], accusation: &Accusation) -> Result<(), Shape> {
     let cards = &accusation.cards;
     if let Some(bad) = cards.iter().find(|c| !deck.contains(**c)) {
-        return Err(format!("named card {bad}, which is not in the deck"));
+        return Err(Shape::NotInDeck(*bad));
     }
     if deck.categories() == [Category::Item] {
         let k = usize::from(hidden.first().copied().unwrap_or(0));
         if cards.len() != k || has_duplicates(cards) {
-            return Err(format!(
-                "guessed {} items; the envelope holds {k} distinct items",
-                cards.len()
-            ));
+            return Err(Shape::Items {
+                named: cards.len(),
+                hidden: k,
+            });
         }
         return Ok(());
     }
@@ -95,11 +320,7 @@ impl SeenCard {
 /// player, as the cards it has seen and refuses an accusation naming any of
 /// them as suicidal (`contestserver/Player.java` of
 /// `sadakatsu/SpeedClueContest`).
-pub fn seen_card(
-    accusation: &Accusation,
-    hand: &[Card],
-    shown: &[(Card, Seat)],
-) -> Option<SeenCard> {
+fn seen_card(accusation: &Accusation, hand: &[Card], shown: &[(Card, Seat)]) -> Option<SeenCard> {
     accusation.cards.iter().find_map(|&card| {
         if hand.contains(&card) {
             return Some(SeenCard {
@@ -115,26 +336,17 @@ pub fn seen_card(
     })
 }
 
-fn one_of_each(deck: &Deck, cards: &[Card]) -> Result<(), String> {
+fn one_of_each(deck: &Deck, cards: &[Card]) -> Result<(), Shape> {
     let categories = deck.categories();
     if cards.len() != categories.len() {
-        return Err(format!(
-            "named {} cards; it takes one {}",
-            cards.len(),
-            categories
-                .iter()
-                .map(|c| c.name())
-                .collect::<Vec<_>>()
-                .join(", one ")
-        ));
+        return Err(Shape::Count {
+            named: cards.len(),
+            categories,
+        });
     }
-    for (card, want) in cards.iter().zip(&categories) {
-        if deck.category(*card) != Some(*want) {
-            return Err(format!(
-                "named {} where a {} belongs",
-                deck.name(*card),
-                want.name()
-            ));
+    for (&card, &want) in cards.iter().zip(&categories) {
+        if deck.category(card) != Some(want) {
+            return Err(Shape::Category { card, want });
         }
     }
     Ok(())
@@ -153,4 +365,202 @@ pub fn same_cards(a: &[Card], b: &[Card]) -> bool {
     a.sort();
     b.sort();
     a == b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clue_plugin_api::{AccuseRequest, MoveRequest, RespondRequest, SuggestRequest, Turn};
+
+    fn turn(room: Option<Card>) -> Turn {
+        Turn {
+            seat: Seat(0),
+            round: 1,
+            roll: None,
+            position: None,
+            room,
+        }
+    }
+
+    fn suggest(optional: bool) -> Request {
+        Request::Suggest(SuggestRequest {
+            turn: turn(None),
+            optional,
+            opponents: Vec::new(),
+        })
+    }
+
+    fn accuse(point: AccusePoint) -> Request {
+        Request::Accuse(AccuseRequest {
+            turn: turn(None),
+            point,
+        })
+    }
+
+    /// Every rule a reply can break, judged once for the engine and the web:
+    /// the reason a seat is disqualified for it and the detail its record
+    /// keeps, and the contest rules applied only where they hold.
+    #[test]
+    fn each_rule_gives_its_reason_and_detail() {
+        let config = GameConfig::new(Variant::Speedclue, 3);
+        let deck = config.standard_deck().expect("the classic deck");
+        let [person, weapon, room] = [Category::Person, Category::Weapon, Category::Room]
+            .map(|category| deck.of(category)[0]);
+        let other_person = deck.of(Category::Person)[1];
+        let made = Suggestion {
+            cards: vec![person, weapon, room],
+            target: None,
+        };
+        let hand = [other_person];
+        let shown = [(weapon, Seat(2))];
+        let suggestions = [made.clone()];
+        let judge = |contest_rules| Judge {
+            config: &config,
+            deck: &deck,
+            hidden: &[1, 1, 1],
+            contest_rules,
+            hand: &hand,
+            suggestions: &suggestions,
+            shown: &shown,
+        };
+        let broken = |request: &Request, answer: &Reply| {
+            let violation = reply(&judge(true), request, answer).expect_err("a broken rule");
+            (
+                violation.reason(Variant::Speedclue),
+                violation.detail(&deck),
+            )
+        };
+
+        let moves = Request::Move(MoveRequest {
+            turn: turn(None),
+            targets: vec![Position::Room(room)],
+        });
+        let elsewhere = Position::Cell { row: 0, col: 0 };
+        assert_eq!(
+            broken(&moves, &Reply::Move { to: elsewhere }),
+            (
+                DqReason::InvalidMove,
+                format!("moved to {elsewhere:?}, which is not one of the 1 targets")
+            )
+        );
+        assert_eq!(
+            reply(
+                &judge(true),
+                &moves,
+                &Reply::Move {
+                    to: Position::Room(room)
+                }
+            ),
+            Ok(())
+        );
+
+        let declined = Reply::Suggest { suggestion: None };
+        assert_eq!(
+            broken(&suggest(false), &declined),
+            (
+                DqReason::InvalidSuggestion,
+                "declined a suggestion the turn requires".to_string()
+            )
+        );
+        assert_eq!(
+            Violation::DeclinedSuggestion.reason(Variant::Framework),
+            DqReason::InvalidMove
+        );
+        assert_eq!(reply(&judge(true), &suggest(true), &declined), Ok(()));
+        let backwards = Reply::Suggest {
+            suggestion: Some(Suggestion {
+                cards: vec![weapon, person, room],
+                target: None,
+            }),
+        };
+        assert_eq!(
+            broken(&suggest(false), &backwards),
+            (
+                DqReason::InvalidSuggestion,
+                format!("named {} where a person belongs", deck.name(weapon))
+            )
+        );
+        let again = Reply::Suggest {
+            suggestion: Some(made.clone()),
+        };
+        assert_eq!(
+            broken(&suggest(false), &again).0,
+            DqReason::RepeatedSuggestion
+        );
+        assert_eq!(reply(&judge(false), &suggest(false), &again), Ok(()));
+
+        let respond = Request::Respond(RespondRequest {
+            suggester: Seat(1),
+            suggestion: made.clone(),
+            matching: vec![weapon],
+        });
+        assert_eq!(
+            broken(&respond, &Reply::Respond { card: None }),
+            (
+                DqReason::InvalidResponse,
+                "said it could not disprove while holding a matching card".to_string()
+            )
+        );
+        assert_eq!(
+            broken(&respond, &Reply::Respond { card: Some(room) }),
+            (
+                DqReason::InvalidResponse,
+                format!(
+                    "showed {}, which is not a card it holds from the suggestion",
+                    deck.name(room)
+                )
+            )
+        );
+
+        assert_eq!(
+            broken(
+                &accuse(AccusePoint::Forced),
+                &Reply::Accuse { accusation: None }
+            ),
+            (
+                DqReason::MissedAccusation,
+                "declined an accusation it was required to make".to_string()
+            )
+        );
+        let naming = |cards: Vec<Card>| Reply::Accuse {
+            accusation: Some(Accusation { cards }),
+        };
+        let after = accuse(AccusePoint::AfterSuggestion);
+        assert_eq!(
+            broken(
+                &after,
+                &naming(vec![other_person, deck.of(Category::Weapon)[1], room])
+            ),
+            (
+                DqReason::SuicidalAccusation,
+                format!("accused {}, a card it holds", deck.name(other_person))
+            )
+        );
+        assert_eq!(
+            broken(&after, &naming(vec![person, weapon, room])),
+            (
+                DqReason::SuicidalAccusation,
+                format!("accused {}, a card seat 2 showed it", deck.name(weapon))
+            )
+        );
+        assert_eq!(
+            reply(&judge(false), &after, &naming(vec![person, weapon, room])),
+            Ok(())
+        );
+        assert_eq!(
+            broken(&after, &naming(vec![person, weapon])),
+            (
+                DqReason::InvalidAccusation,
+                "named 2 cards; it takes one person, one weapon, one room".to_string()
+            )
+        );
+
+        assert_eq!(
+            broken(&after, &Reply::Ok),
+            (
+                DqReason::ProtocolError,
+                "answered a `accuse` request with a `ok` reply".to_string()
+            )
+        );
+    }
 }

@@ -11,10 +11,10 @@ use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use clue_engine::config::BoardText;
-use clue_engine::{GameConfig, GameOptions, SeatController, acting_seats, validate};
+use clue_engine::validate::{self, Violation};
+use clue_engine::{GameConfig, GameOptions, SeatController, acting_seats};
 use clue_plugin_api::{
-    Accusation, AccusePoint, Card, Event, Position, Reply, Request, Seat, Setup, Suggestion,
-    Variant,
+    Accusation, Card, Deck, Event, Position, Reply, Request, Seat, Setup, Suggestion, Variant,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -535,8 +535,9 @@ fn shown_to(seat: Seat, events: &[Event]) -> Vec<(Card, Seat)> {
         .collect()
 }
 
-/// Whether `reply` is a legal answer to `request`: the engine would
-/// disqualify the seat otherwise, so the person is told instead.
+/// Whether `reply` is a legal answer to `request`, by the engine's own
+/// rules ([`validate::reply`]): the engine would disqualify the seat
+/// otherwise, so the person is told instead, in their words.
 pub fn check(
     config: &GameConfig,
     setup: &Setup,
@@ -544,74 +545,58 @@ pub fn check(
     request: &Request,
     reply: &Reply,
 ) -> Result<(), String> {
-    let deck = &setup.deck;
-    match (request, reply) {
-        (Request::Move(r), Reply::Move { to }) => {
-            if r.targets.contains(to) {
-                Ok(())
-            } else {
-                Err(format!(
-                    "you cannot move to {}: it is not one of the {} targets of your roll",
-                    place(deck, *to),
-                    r.targets.len()
-                ))
-            }
+    let judge = validate::Judge {
+        config,
+        deck: &setup.deck,
+        hidden: &setup.rules.hidden,
+        contest_rules: setup.rules.contest_rules,
+        hand: &setup.hand,
+        suggestions: &seen.suggestions,
+        shown: &seen.shown,
+    };
+    validate::reply(&judge, request, reply).map_err(|v| to_person(&v, &setup.deck))
+}
+
+/// A rule the person's answer breaks, said to them.
+fn to_person(violation: &Violation, deck: &Deck) -> String {
+    let name = |card: &Card| deck.name(*card).to_string();
+    match violation {
+        Violation::WrongKind { request, reply } => {
+            format!("the game is waiting for you to {request}, not to {reply}")
         }
-        (Request::Suggest(r), Reply::Suggest { suggestion }) => {
-            match suggestion {
-                None if r.optional => Ok(()),
-                None => Err("you must make a suggestion now".to_string()),
-                Some(s) => {
-                    validate::suggestion(deck, s, r.turn.room, &r.opponents, config)
-                        .map_err(|e| format!("that suggestion {e}"))?;
-                    if setup.rules.contest_rules && seen.suggestions.contains(s) {
-                        return Err("you made that suggestion before; the contest rules forbid repeating it".to_string());
-                    }
-                    Ok(())
-                }
-            }
+        Violation::NotATarget { to, targets } => format!(
+            "you cannot move to {}: it is not one of the {targets} targets of your roll",
+            place(deck, *to)
+        ),
+        Violation::DeclinedSuggestion => "you must make a suggestion now".to_string(),
+        Violation::Suggestion(shape) => format!("that suggestion {}", shape.describe(deck)),
+        Violation::RepeatedSuggestion(_) => {
+            "you made that suggestion before; the contest rules forbid repeating it".to_string()
         }
-        (Request::Respond(r), Reply::Respond { card: Some(card) }) => {
-            if r.matching.contains(card) {
-                Ok(())
-            } else if !deck.contains(*card) {
-                Err(format!("there is no card {card}"))
-            } else {
-                Err(format!(
-                    "you cannot show {}: show one of your cards in the suggestion",
-                    deck.name(*card)
-                ))
-            }
+        Violation::HidMatchingCard { matching } => format!(
+            "you hold {}: show one of them",
+            matching.iter().map(name).collect::<Vec<_>>().join(" and ")
+        ),
+        Violation::ShowedOther(card) if !deck.contains(*card) => {
+            format!("there is no card {card}")
         }
-        (Request::Accuse(r), Reply::Accuse { accusation }) => match accusation {
-            None if r.point == AccusePoint::Forced => Err("you must accuse now".to_string()),
-            None => Ok(()),
-            Some(a) => {
-                validate::accusation(deck, &setup.rules.hidden, a)
-                    .map_err(|e| format!("that accusation {e}"))?;
-                if setup.rules.contest_rules
-                    && let Some(card) = validate::seen_card(a, &setup.hand, &seen.shown)
-                {
-                    let whence = match card.shown_by {
-                        None => format!("you hold {}", deck.name(card.card)),
-                        Some(by) => format!("seat {} showed you {}", by.0, deck.name(card.card)),
-                    };
-                    return Err(format!(
-                        "{whence}; the contest rules forbid accusing a card you have seen"
-                    ));
-                }
-                Ok(())
-            }
-        },
-        (request, reply) => Err(format!(
-            "the game is waiting for you to {}, not to {}",
-            request.kind(),
-            reply.kind()
-        )),
+        Violation::ShowedOther(card) => format!(
+            "you cannot show {}: show one of your cards in the suggestion",
+            name(card)
+        ),
+        Violation::DeclinedAccusation => "you must accuse now".to_string(),
+        Violation::Accusation(shape) => format!("that accusation {}", shape.describe(deck)),
+        Violation::Suicidal(seen) => {
+            let whence = match seen.shown_by {
+                None => format!("you hold {}", name(&seen.card)),
+                Some(by) => format!("seat {} showed you {}", by.0, name(&seen.card)),
+            };
+            format!("{whence}; the contest rules forbid accusing a card you have seen")
+        }
     }
 }
 
-fn place(deck: &clue_plugin_api::Deck, to: Position) -> String {
+fn place(deck: &Deck, to: Position) -> String {
     match to {
         Position::Room(card) => format!("the {}", deck.name(card)),
         Position::Cell { row, col } => format!("({row}, {col})"),
