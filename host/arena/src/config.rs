@@ -701,53 +701,58 @@ fn validate_bot(
 /// tournament file, as the file's other paths are, when they are not where
 /// `clue` runs: the program when written as a path (`entrants/c/client`;
 /// a build may make it later, and [`check_files`] finds it the same way),
-/// and any other word that names a file or folder beside the file
-/// (`python3 bots/x.py`, `java -cp bots/java Main`). A word found where
-/// `clue` runs is made absolute (as the process runtime would make it when
-/// it starts the bot), so that the line names the same files wherever it
-/// is read again (`clue replay --db`). A bare program name looked up in
-/// `PATH`, an absolute path, a flag (`-x`, `--x=path`) and a Speed Clue
-/// placeholder (`{ID}`, `%%`) are left as they are, and so is a line that
-/// does not split into words.
+/// and any other word, or piece of a `--flag=value` or `a:b` word, that
+/// names a file or folder beside the file (`python3 bots/x.py`,
+/// `java -cp bots/java:lib/x.jar Main`, `--model=weights.bin`). A path
+/// found where `clue` runs is made absolute (as the process runtime would
+/// make it when it starts the bot), so that the line names the same files
+/// wherever it is read again (`clue replay --db`). The words are taken
+/// apart by the runtime's own rule (`clue_runtime::process::anchor_word`).
+/// A bare program name looked up in `PATH`, an absolute path, a flag
+/// without a value and a Speed Clue placeholder (`{ID}`, `%%`) are left as
+/// they are, and so is a line that does not split into words.
 /// A word a bot's build makes is taken beside the file once it is there
 /// ([`Tournament::take_built_paths`]). When nothing is taken beside the file
 /// the line is returned unchanged; otherwise its words are quoted again for
 /// the shell.
 fn paths_beside_file(command: &str, base_dir: &Path) -> String {
-    let Ok(mut words) = shell_words::split(command) else {
+    let Ok(words) = shell_words::split(command) else {
         return command.to_string();
     };
-    let mut changed = false;
-    for (i, word) in words.iter_mut().enumerate() {
-        let path = Path::new(word.as_str());
-        if !may_name_a_path(word) || path.is_absolute() {
-            continue;
+    let here_or_beside = |piece: &str| -> Option<String> {
+        let path = Path::new(piece);
+        if !may_name_a_path(piece) || path.is_absolute() {
+            return None;
         }
         if path.exists() {
-            // A bare program name is looked up in `PATH`, not here.
-            if (i > 0 || word.contains('/'))
-                && let Ok(whole) = std::path::absolute(path)
-            {
-                *word = whole.display().to_string();
-                changed = true;
-            }
-            continue;
+            return std::path::absolute(path)
+                .ok()
+                .map(|whole| whole.display().to_string());
         }
         let beside = base_dir.join(path);
-        let take = if i == 0 {
-            word.contains('/')
-        } else {
-            beside.exists()
-        };
-        if take {
-            *word = beside.display().to_string();
-            changed = true;
-        }
-    }
-    if changed {
-        shell_words::join(&words)
-    } else {
+        beside.exists().then(|| beside.display().to_string())
+    };
+    let anchored: Vec<String> = words
+        .iter()
+        .enumerate()
+        .map(|(i, word)| {
+            let path = Path::new(word.as_str());
+            let to_be_built = i == 0
+                && word.contains('/')
+                && may_name_a_path(word)
+                && path.is_relative()
+                && !path.exists();
+            if to_be_built {
+                base_dir.join(path).display().to_string()
+            } else {
+                clue_runtime::process::anchor_word(word, i == 0, &here_or_beside)
+            }
+        })
+        .collect();
+    if anchored == words {
         command.to_string()
+    } else {
+        shell_words::join(&anchored)
     }
 }
 
@@ -1147,14 +1152,26 @@ mod tests {
             paths_beside_file("src/config.rs x", elsewhere.path()),
             format!("{crate_dir}/src/config.rs x")
         );
+        // The pieces of a flag's value and of a class path, as the process
+        // runtime takes them where `clue` runs: beside the file, or where
+        // `clue` runs, where they name something.
+        let beside = elsewhere.path().display();
+        assert_eq!(
+            paths_beside_file("x --model=bots/x.py -Dbots", elsewhere.path()),
+            format!("x '--model={beside}/bots/x.py' -Dbots")
+        );
+        assert_eq!(
+            paths_beside_file("java -cp bots:Cargo.toml:lib/no.jar Main", elsewhere.path()),
+            format!("java -cp {beside}/bots:{crate_dir}/Cargo.toml:lib/no.jar Main")
+        );
         // A name looked up in `PATH` (even one that is also a file here),
-        // an absolute path, flags, an `sh -c` string, a line that does not
-        // split: unchanged.
+        // an absolute path, a flag with a value that names nothing, an
+        // `sh -c` string, a line that does not split: unchanged.
         for kept in [
             "Cargo.toml x",
             "python3 bot.py",
             "/usr/bin/env x",
-            "x --model=bots/x.py -Dbots",
+            "x --model=bots/missing.py -Dbots --level=3",
             "sh -c 'python3 bots/x.py'",
             "x 'unclosed",
         ] {

@@ -700,8 +700,9 @@ bots:
 }
 
 /// Paths in a tournament file are relative to its folder: a script named on
-/// a process bot's command line (`python3 bots/bot.py`) is found beside the
-/// file when `clue` runs elsewhere, and the bot plays its games; so is one
+/// a process bot's command line (`python3 bots/wrap.py`), and a file named
+/// in a flag's value (`--notes=bots/notes.txt`), are found beside the file
+/// when `clue` runs elsewhere, and the bot plays its games; so is a script
 /// its build makes.
 #[test]
 fn a_script_beside_the_tournament_file_plays_when_clue_runs_elsewhere() {
@@ -714,7 +715,24 @@ fn a_script_beside_the_tournament_file_plays_when_clue_runs_elsewhere() {
         "/../../plugins/python-example/bot.py"
     );
     std::fs::copy(example, bots.join("bot.py")).expect("the example bot");
-    for folder in [contest.path(), &bots, &bots.join("bot.py")] {
+    // The example bot, once it has read the file its flag names.
+    std::fs::write(
+        bots.join("wrap.py"),
+        "import os, runpy, sys\n\
+         notes = [a.split('=', 1)[1] for a in sys.argv if a.startswith('--notes=')][0]\n\
+         open(notes).read()\n\
+         sys.argv = sys.argv[:1]\n\
+         runpy.run_path(os.path.join(os.path.dirname(__file__), 'bot.py'), run_name='__main__')\n",
+    )
+    .expect("the wrapper");
+    std::fs::write(bots.join("notes.txt"), "notes\n").expect("the notes");
+    for folder in [
+        contest.path(),
+        &bots,
+        &bots.join("bot.py"),
+        &bots.join("wrap.py"),
+        &bots.join("notes.txt"),
+    ] {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(folder, std::fs::Permissions::from_mode(0o755)).expect("chmod");
     }
@@ -724,7 +742,7 @@ fn a_script_beside_the_tournament_file_plays_when_clue_runs_elsewhere() {
 players: 3
 schedule: {kind: all-seatings}
 bots:
-  - {name: py, kind: jsonl, command: python3 bots/bot.py}
+  - {name: py, kind: jsonl, command: python3 bots/wrap.py --notes=bots/notes.txt}
   - {name: sleuth, kind: builtin, path: sleuth}
   - name: made
     kind: jsonl

@@ -454,7 +454,21 @@ pub fn clip(text: &str) -> String {
 /// The program (`program`) only when it is a path: a bare name is found
 /// through `PATH`, as a shell finds it.
 fn anchored(word: &str, program: bool) -> String {
-    if let Some(whole) = whole(word).filter(|_| !program || word.contains('/')) {
+    anchor_word(word, program, &whole)
+}
+
+/// `word` of a command line with the relative paths in it replaced by what
+/// `find` makes of them (the whole path of a piece that names something,
+/// `None` to leave it): the word itself, else each piece of a
+/// `--flag=value` or `a:b` (class path) word. The program (`program`) is
+/// looked at only when written as a path: a bare name is found through
+/// `PATH`. The one rule for where a command line's paths point, for the
+/// process runtime (the host's folder) and a tournament file (also beside
+/// the file).
+pub fn anchor_word(word: &str, program: bool, find: &dyn Fn(&str) -> Option<String>) -> String {
+    if (!program || word.contains('/'))
+        && let Some(whole) = find(word)
+    {
         return whole;
     }
     if program {
@@ -469,7 +483,7 @@ fn anchored(word: &str, program: bool) -> String {
     }
     let value = value
         .split(':')
-        .map(|piece| whole(piece).unwrap_or_else(|| piece.to_string()))
+        .map(|piece| find(piece).unwrap_or_else(|| piece.to_string()))
         .collect::<Vec<_>>()
         .join(":");
     match flag {
