@@ -26,6 +26,7 @@ mod tournament_support;
 mod web_support;
 
 mod board_cli;
+mod bot_crate;
 mod cli;
 mod human_console;
 mod logging;
