@@ -336,8 +336,19 @@ fn first_different_line(there: &str, here: &str) -> Option<String> {
                     Some(line) => format!("`{}`", clue_runtime::process::clip(line)),
                     None => "past the end".to_string(),
                 };
+                // The one field a resume is often edited for, though the
+                // results do not depend on it: its flag changes it instead.
+                let concurrency = |line: Option<&str>| {
+                    line.is_some_and(|l| l.trim_start().starts_with("concurrency:"))
+                };
+                let hint = if concurrency(x) || concurrency(y) {
+                    " (the games played at once: keep the file as it was and give \
+                     `--concurrency N` to `run` or `resume`)"
+                } else {
+                    ""
+                };
                 return Some(format!(
-                    "line {number} is {} here, {} there",
+                    "line {number} is {} here, {} there{hint}",
                     shown(y),
                     shown(x)
                 ));
@@ -722,6 +733,20 @@ mod tests {
             error
                 .to_string()
                 .contains("line 3 is `seed: 5` here, `seed: 1` there"),
+            "{error}"
+        );
+        // An edited `concurrency:` is named with the flag that sets it.
+        let error = store
+            .bind(&parse(
+                &text.replace("seed: 1\n", "seed: 1\nconcurrency: 3\n"),
+            ))
+            .unwrap_err();
+        assert!(
+            error.to_string().contains(
+                "line 4 is `concurrency: 3` here, `schedule: {kind: random, games: 1}` there \
+                 (the games played at once: keep the file as it was and give `--concurrency N` \
+                 to `run` or `resume`)"
+            ),
             "{error}"
         );
         let longer = format!("{text}  - {{name: c, kind: builtin, path: sleuth}}\n");
