@@ -778,47 +778,64 @@ bots:
     }
 }
 
-/// The bundled tournament files, checked from the checkout's root as their
-/// comments say to run them; the framework one also built. Its command
-/// names `target/java` from the root, which its build makes there: the
-/// word must be taken from the root (made whole), not beside the file.
+/// The bundled tournament files, checked from the checkout's root and from
+/// another folder: their paths are written from their own folder, so both
+/// name the same files; the framework one also built, its command then
+/// naming the classes its build made (`../target/java`, beside the file).
 #[test]
-fn the_bundled_tournament_files_check_from_the_checkouts_root() {
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
-    let check = |args: &[&str]| {
+fn the_bundled_tournament_files_check_from_any_folder() {
+    let root = std::fs::canonicalize(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .expect("the checkout's root");
+    let elsewhere = tempfile::tempdir().expect("another folder");
+    let check = |from: &Path, args: &[&str]| {
         let out = Command::new(env!("CARGO_BIN_EXE_clue"))
             .args(["tournament", "check"])
             .args(args)
-            .current_dir(root)
+            .current_dir(from)
             .output()
             .expect("clue runs");
         let (stdout, stderr) = text(&out);
-        assert!(out.status.success(), "{args:?}: {stderr}");
+        assert!(
+            out.status.success(),
+            "{args:?} from {}: {stderr}",
+            from.display()
+        );
         stdout
     };
+    let example = root.join("tournaments/../plugins/python-example/bot.py");
     for file in ["tournaments/watch.yaml", "tournaments/languages.yaml"] {
-        assert!(check(&[file]).starts_with(&format!("{file}: ok: ")));
+        let whole = root.join(file).display().to_string();
+        for (from, named) in [(root.as_path(), file), (elsewhere.path(), whole.as_str())] {
+            let out = check(from, &[named]);
+            assert!(out.starts_with(&format!("{named}: ok: ")), "{out}");
+            assert!(
+                out.contains(&format!("(jsonl:python3 {})", example.display())),
+                "{out}"
+            );
+        }
     }
     // As on a fresh clone: its build has not made `target/java` yet. (No
     // other test uses that folder.)
-    let classes = Path::new(root).join("target/java");
+    let classes = root.join("target/java");
     if classes.exists() {
         std::fs::remove_dir_all(&classes).expect("target/java removed");
     }
-    let framework = check(&["--build", "tournaments/framework.yaml"]);
+    let framework = root
+        .join("tournaments/framework.yaml")
+        .display()
+        .to_string();
+    let built = check(elsewhere.path(), &["--build", &framework]);
     assert!(
         classes.join("FrameworkBot.class").is_file(),
         "the build ran"
     );
-    // Found where `clue` runs, so not taken beside the file; made whole.
-    let root_whole = std::fs::canonicalize(root).expect("the checkout's root");
-    assert!(
-        framework.contains(&format!(
-            "java-framework-example (framework:java -cp {}/target/java FrameworkBot): built by",
-            root_whole.display()
-        )),
-        "{framework}"
+    let command = format!(
+        "java-framework-example (framework:java -cp {}/tournaments/../target/java FrameworkBot): built by",
+        root.display()
     );
+    assert!(built.contains(&command), "{built}");
+    let again = check(&root, &["--build", "tournaments/framework.yaml"]);
+    assert!(again.contains(&command), "{again}");
 }
 
 /// `clue ... | head`: a reader of stdout that has gone ends `clue` quietly,
