@@ -128,7 +128,7 @@ impl Sources {
                             std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
                         hasher.update(named.to_string_lossy().as_bytes());
                         hasher.update([0]);
-                        hasher.update(bytes);
+                        hasher.update(meaning(&file, bytes));
                         hasher.update([0]);
                     }
                     members.push(dir.clone());
@@ -248,6 +248,77 @@ fn member_files(dir: &Path) -> Vec<PathBuf> {
     sources(&dir.join("src"), &mut files);
     files.sort();
     files
+}
+
+/// What of a file the fingerprint hashes: of a Rust source, its tokens
+/// without its comments and doc comments; of a TOML manifest, its values
+/// without its comments and layout; of any other file (or one that does
+/// not read as its kind), every byte. So a comment, a doc comment or a
+/// reformatting, which change no play, do not refuse a resume.
+fn meaning(file: &Path, bytes: Vec<u8>) -> Vec<u8> {
+    let Ok(text) = std::str::from_utf8(&bytes) else {
+        return bytes;
+    };
+    let read = match file.extension().and_then(|e| e.to_str()) {
+        Some("rs") => text
+            .parse::<proc_macro2::TokenStream>()
+            .ok()
+            .map(|tokens| without_docs(tokens).to_string()),
+        Some("toml") => toml::from_str::<toml::Value>(text)
+            .ok()
+            .and_then(|value| toml::to_string(&value).ok()),
+        _ => None,
+    };
+    read.map_or(bytes, String::into_bytes)
+}
+
+/// `tokens` without their doc attributes (`#[doc = ...]`, `#![doc = ...]`:
+/// the tokenizer's form of doc comments), at every depth.
+fn without_docs(tokens: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
+    use proc_macro2::{Group, TokenTree};
+    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut out = Vec::with_capacity(tokens.len());
+    let mut i = 0;
+    while i < tokens.len() {
+        if let Some(length) = doc_attribute(&tokens[i..]) {
+            i += length;
+            continue;
+        }
+        out.push(match &tokens[i] {
+            TokenTree::Group(group) => {
+                let mut inner = Group::new(group.delimiter(), without_docs(group.stream()));
+                inner.set_span(group.span());
+                TokenTree::Group(inner)
+            }
+            token => token.clone(),
+        });
+        i += 1;
+    }
+    out.into_iter().collect()
+}
+
+/// The number of tokens of the doc attribute `tokens` begin with, if they
+/// begin with one.
+fn doc_attribute(tokens: &[proc_macro2::TokenTree]) -> Option<usize> {
+    use proc_macro2::{Delimiter, TokenTree};
+    let TokenTree::Punct(hash) = tokens.first()? else {
+        return None;
+    };
+    if hash.as_char() != '#' {
+        return None;
+    }
+    let (inner, group) = match tokens.get(1)? {
+        TokenTree::Punct(bang) if bang.as_char() == '!' => (1, tokens.get(2)?),
+        group => (0, group),
+    };
+    let TokenTree::Group(group) = group else {
+        return None;
+    };
+    let named_doc = matches!(
+        group.stream().into_iter().next(),
+        Some(TokenTree::Ident(name)) if name == "doc"
+    );
+    (group.delimiter() == Delimiter::Bracket && named_doc).then_some(2 + inner)
 }
 
 /// Every file under `dir`, recursively.
@@ -408,6 +479,26 @@ version = "0.1.0"
             "checksum = \"ddde\""
         ));
         assert!(!changed("unrelated/src/lib.rs", "other", "else"));
+
+        // What changes no play leaves it as it was: comments, doc comments
+        // (outer and inner) and layout, in the sources and the manifests.
+        assert!(!changed(
+            "bot/src/lib.rs",
+            "pub fn play() {}",
+            "//! The bot.\n\n/// Plays.\npub fn play( ) {\n    // nothing yet\n    /* really */\n}"
+        ));
+        assert!(!changed(
+            "bot/Cargo.toml",
+            "rand = \"0.8\"",
+            "# randomness\nrand   =   \"0.8\""
+        ));
+        // But a string that looks like a comment is code.
+        assert!(changed("bot/src/lib.rs", "{}", "{ let _ = \"// x\"; }"));
+        assert!(changed(
+            "bot/src/lib.rs",
+            "pub fn play() {}",
+            "#[inline]\npub fn play() {}"
+        ));
     }
 
     /// A lock file that does not list a dependency, or does not read, is
