@@ -193,7 +193,7 @@ impl Game<'_, '_> {
         }
         let request = Request::Move(MoveRequest {
             turn: turn.clone(),
-            targets: targets.clone(),
+            targets,
         });
         let Reply::Move { to } = self.decide(seat, &request)? else {
             return None;
@@ -248,7 +248,7 @@ impl Game<'_, '_> {
         let request = Request::Suggest(SuggestRequest {
             turn: turn.clone(),
             optional,
-            opponents: opponents.clone(),
+            opponents,
         });
         let Reply::Suggest { suggestion } = self.decide(seat, &request)? else {
             return None;
@@ -381,6 +381,9 @@ impl Game<'_, '_> {
         }
     }
 
+    /// Applies an accusation `decide` has judged legal: right, it wins the
+    /// game; wrong, it eliminates the seat (in `csci306` the seat plays on,
+    /// in `generalized` every guess is ranked at the end).
     fn accuse(&mut self, seat: Seat, accusation: Accusation) {
         let correct = validate::same_cards(&accusation.cards, &self.deal.envelope);
         let everyone = self.all_seats();
