@@ -12,9 +12,8 @@
 //! workspace pins, into the target dirs the other native and wasm tests
 //! use, reusing what they compiled.
 
-use crate::forms_support::{target_dir, workspace};
+use crate::forms_support::{cargo_build_in, target_dir, workspace};
 
-use std::path::Path;
 use std::process::Command;
 
 /// The first block of `lang` after `heading` in `page`.
@@ -58,23 +57,6 @@ const METHODS: &str = r#"
     }
 "#;
 
-fn cargo(dir: &Path, target: &Path, args: &[&str]) {
-    let output = Command::new(env!("CARGO"))
-        .current_dir(dir)
-        .arg("build")
-        .arg("--quiet")
-        .args(args)
-        .env("CARGO_TARGET_DIR", target)
-        .env_remove("RUSTFLAGS")
-        .output()
-        .expect("cargo runs");
-    assert!(
-        output.status.success(),
-        "cargo build {args:?} of the page's crate failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-}
-
 #[test]
 fn the_native_pages_bot_crate_builds_in_three_forms_that_play_together() {
     let page = std::fs::read_to_string(workspace().join("docs/native.md")).expect("docs/native.md");
@@ -104,9 +86,14 @@ fn the_native_pages_bot_crate_builds_in_three_forms_that_play_together() {
 
     let native = target_dir("native-tests");
     let wasm = target_dir("wasm-tests");
-    cargo(&dir, &native, &[]);
-    cargo(&dir, &native, &["--features", "stdio", "--bin", "my-bot"]);
-    cargo(&dir, &wasm, &["--release", "--target", "wasm32-wasip2"]);
+    cargo_build_in(&dir, &native, &["--quiet"]);
+    cargo_build_in(
+        &dir,
+        &native,
+        &["--quiet", "--features", "stdio", "--bin", "my-bot"],
+    );
+    let wasm_build = ["--quiet", "--release", "--target", "wasm32-wasip2"];
+    cargo_build_in(&dir, &wasm, &wasm_build);
     let library = native.join(format!(
         "debug/{}my_bot{}",
         std::env::consts::DLL_PREFIX,

@@ -25,8 +25,13 @@ pub fn target_dir(name: &str) -> PathBuf {
 }
 
 pub fn cargo_build(target: &Path, args: &[&str]) {
+    cargo_build_in(&workspace(), target, args);
+}
+
+/// `cargo build ARGS` of the crate or workspace in `dir`, into `target`.
+pub fn cargo_build_in(dir: &Path, target: &Path, args: &[&str]) {
     let output = Command::new(env!("CARGO"))
-        .current_dir(workspace())
+        .current_dir(dir)
         .arg("build")
         .args(args)
         .env("CARGO_TARGET_DIR", target)
@@ -35,7 +40,8 @@ pub fn cargo_build(target: &Path, args: &[&str]) {
         .expect("cargo runs");
     assert!(
         output.status.success(),
-        "cargo build {args:?} failed:\n{}",
+        "cargo build {args:?} in {} failed:\n{}",
+        dir.display(),
         String::from_utf8_lossy(&output.stderr)
     );
 }
