@@ -25,6 +25,9 @@ pub struct FileError {
     pub file: String,
     pub pos: Pos,
     pub message: String,
+    /// The other errors the same check found (every bot whose files are
+    /// refused, say, not only the first), each written on a line of its own.
+    pub more: Vec<FileError>,
 }
 
 impl std::fmt::Display for FileError {
@@ -36,7 +39,11 @@ impl std::fmt::Display for FileError {
                 "{}:{line}:{}: {}",
                 self.file, self.pos.column, self.message
             ),
+        }?;
+        for more in &self.more {
+            write!(f, "\n{more}")?;
         }
+        Ok(())
     }
 }
 
@@ -49,6 +56,7 @@ impl FileError {
             file: file.to_string(),
             pos,
             message: message.into(),
+            more: Vec::new(),
         }
     }
 }
@@ -872,33 +880,36 @@ pub fn given_bot_problem(spec: &BotSpec) -> Option<String> {
 }
 
 /// Checks every bot's files, once the builds ran: that each native or wasm
-/// bot's file exists, that a process bot's program (when written as a path)
-/// does, and the rest of [`files_refused`].
+/// bot's file exists, that a process bot's program does (a path, or a name
+/// on `PATH`), and the rest of [`files_refused`].
 pub fn check_files(t: &Tournament) -> Result<(), FileError> {
-    refuse_first(t, t.bots.iter())
+    refuse_all(t, t.bots.iter())
 }
 
 /// [`check_files`] for the bots whose files are there before any build:
 /// those without a `build:` command, checked when the file is read.
 fn check_files_before_builds(t: &Tournament) -> Result<(), FileError> {
-    refuse_first(t, t.bots.iter().filter(|bot| bot.build.is_none()))
+    refuse_all(t, t.bots.iter().filter(|bot| bot.build.is_none()))
 }
 
-/// The first of `bots` whose files are refused, at its line.
-fn refuse_first<'a>(
+/// Every one of `bots` whose files are refused, each at its line: a
+/// contest's organiser mends them all in one go.
+fn refuse_all<'a>(
     t: &Tournament,
     bots: impl Iterator<Item = &'a BotEntry>,
 ) -> Result<(), FileError> {
-    for bot in bots {
-        if let Some(problem) = files_refused(t, bot) {
-            return Err(FileError::at(
-                &t.file,
-                bot.target_pos,
-                format!("bot `{}`: {problem}", bot.name),
-            ));
-        }
-    }
-    Ok(())
+    let mut refused = bots.filter_map(|bot| {
+        let problem = files_refused(t, bot)?;
+        let message = format!("bot `{}`: {problem}", bot.name);
+        Some(FileError::at(&t.file, bot.target_pos, message))
+    });
+    let Some(first) = refused.next() else {
+        return Ok(());
+    };
+    Err(FileError {
+        more: refused.collect(),
+        ..first
+    })
 }
 
 /// Why a bot cannot play from its files, found before any game: the first
@@ -1064,9 +1075,15 @@ mod tests {
             file: "t.yaml".into(),
             pos: Pos { line, column: 3 },
             message: "why".into(),
+            more: Vec::new(),
         };
         assert_eq!(error(0).to_string(), "t.yaml: why");
         assert_eq!(error(7).to_string(), "t.yaml:7:3: why");
+        let both = FileError {
+            more: vec![error(9)],
+            ..error(7)
+        };
+        assert_eq!(both.to_string(), "t.yaml:7:3: why\nt.yaml:9:3: why");
     }
 
     #[test]

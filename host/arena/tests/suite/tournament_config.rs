@@ -428,6 +428,20 @@ fn a_program_not_on_path_is_named_at_its_line() {
     config::parse(fine, "t.yaml", root).unwrap_or_else(|e| panic!("sh is on PATH: {e}"));
 }
 
+/// Every bot whose files are refused is named, each at its line, not only
+/// the first: an organiser mends a contest's file in one go.
+#[test]
+fn every_refused_bot_is_named_at_its_line() {
+    let text = "variant: speedclue\nplayers: 3\nschedule: {kind: all-seatings}\nbots:\n  - {name: a, kind: builtin, path: notebook}\n  - {name: nb, kind: jsonl, command: no-such-program-here}\n  - {name: b, kind: builtin, path: clueless}\n  - {name: w, kind: wasm, path: nothere.wasm}\n";
+    let error = config::parse(text, "t.yaml", Path::new("/nonexistent-dir"))
+        .expect_err("two bots are refused");
+    assert_eq!(
+        error.to_string(),
+        "t.yaml:6:38: bot `nb`: no program `no-such-program-here` on PATH: install it, or give its path\n\
+         t.yaml:8:33: bot `w`: file not found: /nonexistent-dir/nothere.wasm"
+    );
+}
+
 /// A bot's file that is a folder, and a program that is a folder or cannot
 /// be executed, are named at the bot's line rather than failing every game.
 #[test]
