@@ -126,6 +126,12 @@ pub enum WasmError {
     TooLarge { path: String, bytes: u64 },
     #[error("wasm bot {path}: not a valid component: {detail}")]
     Compile { path: String, detail: String },
+    #[error(
+        "wasm bot {path}: a core WebAssembly module, not a component: build it for \
+         wasm32-wasip2 (`cargo build --release --target wasm32-wasip2`; a wasm32-wasip1 or \
+         wasm32-unknown-unknown build is a core module), docs/wasm.md"
+    )]
+    CoreModule { path: String },
     #[error("wasm bot {path}: not a Clue bot: it exports no clue:player/player interface")]
     NotABot { path: String },
     #[error("bot {path} was built against clue:player {theirs}; this host speaks {ours}")]
@@ -209,6 +215,10 @@ fn read_component(path: &Path) -> Result<Vec<u8>, Result<std::io::Error, u64>> {
     Ok(bytes)
 }
 
+/// The preamble of a core WebAssembly module: the magic number, then
+/// version 1 (a component's preamble gives version 13, layer 1).
+const CORE_MODULE: &[u8] = b"\0asm\x01\0\0\0";
+
 /// The largest component file the host reads, whole, into its memory (the
 /// Python example, an interpreter with its standard library, is 18 MiB): a
 /// built entrant's file is its author's, and might be any size.
@@ -231,6 +241,9 @@ pub fn prepare(path: &Path) -> Result<Arc<Prepared>, WasmError> {
     let digest = cache::digest(&bytes);
     if let Some(prepared) = MEMO.get(&digest) {
         return Ok(prepared);
+    }
+    if bytes.starts_with(CORE_MODULE) {
+        return Err(WasmError::CoreModule { path: shown });
     }
     let engine = cache::engine().map_err(WasmError::Runtime)?;
     let (component, source) = cache::component(&bytes).map_err(|detail| WasmError::Compile {

@@ -729,6 +729,32 @@ fn the_compile_worker_says_what_is_wrong_with_a_file_that_is_no_component() {
     );
     // wasmparser's own words, passed on from the worker, and an offset.
     assert!(stderr.contains("at offset"), "{stderr}");
+    // Words wasmparser writes over several lines come whole, on one.
+    let garbage = dir.join("garbage-for-the-worker.wasm");
+    std::fs::write(&garbage, b"not wasm at all").expect("writes");
+    let (ok, stderr, _cache) = play_compiling(&garbage, &[]);
+    assert!(!ok, "{stderr}");
+    let said = stderr
+        .lines()
+        .find(|l| l.contains("bad magic number"))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    assert!(
+        said.contains("expected=[ 0x0, 0x61, 0x73, 0x6d, ] actual=["),
+        "{stderr}"
+    );
+    // A core module (a wasm32-wasip1 or wasm32-unknown-unknown build) is
+    // named for what it is, with the target that makes a component.
+    let core = dir.join("core-module.wasm");
+    std::fs::write(&core, b"\0asm\x01\0\0\0").expect("writes");
+    let (ok, stderr, _cache) = play_compiling(&core, &[]);
+    assert!(!ok, "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "wasm bot {}: a core WebAssembly module, not a component: build it for wasm32-wasip2",
+            core.display()
+        )),
+        "{stderr}"
+    );
     let bad = play_compiling(&bundled("clueless"), &[("CLUE_WASM_COMPILE_MEMORY", "0")]);
     assert!(!bad.0);
     assert!(

@@ -218,7 +218,8 @@ fn component_within(dir: &Path, bytes: &[u8], limit: u64) -> Result<(Component, 
         }
     }
     let Some((program, limits)) = super::compile::worker() else {
-        let component = Component::new(engine, bytes).map_err(|e| format!("{e:#}"))?;
+        let component = Component::new(engine, bytes)
+            .map_err(|e| super::compile::one_line(&format!("{e:#}")))?;
         if let Ok(serialized) = component.serialize() {
             store(&path, &serialized, limit);
         }

@@ -158,12 +158,28 @@ pub(super) fn in_worker(
     }
 }
 
+/// `text` on one line, each run of white space one space: a compile error
+/// as wasmparser writes some (`expected=[\n    0x0, ...`), for a message.
+pub(super) fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// Why the worker gave no compiled form, in words.
 fn failure(worker: &BotProcess, fault: &clue_engine::Fault, limits: &CompileLimits) -> String {
     let stderr = worker.stderr_text(true);
-    // The worker's own report of a component it could not compile.
-    if let Some(error) = stderr.lines().rev().find_map(|l| l.strip_prefix("error: ")) {
-        return error.to_string();
+    // The worker's own report of a component it could not compile: from its
+    // last `error: ` line to the end, on one line (wasmparser writes some
+    // errors over several, `expected=[\n    0x0, ...`).
+    let mut offset = 0;
+    let mut last_error = None;
+    for line in stderr.split_inclusive('\n') {
+        if line.starts_with("error: ") {
+            last_error = Some(offset);
+        }
+        offset += line.len();
+    }
+    if let Some(start) = last_error {
+        return one_line(&stderr[start + "error: ".len()..]);
     }
     // Rust aborts when an allocation fails, which under the address-space
     // cap (no memory cgroup) means the compile ran out of memory.
