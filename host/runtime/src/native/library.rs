@@ -32,8 +32,8 @@ pub enum LoadError {
     NotALibrary { path: PathBuf, detail: String },
     #[error(
         "native bot `{}` is a library but not a Clue Arena plugin: it exports no plugin root \
-         module (build it with `clue_plugin_api::export_native_player!`; the bundled bots \
-         export it only with their `native` feature: `cargo build --release -p NAME --features native`)", path.display()
+         module (build it with `clue_plugin_api::export_native_player!`, docs/native.md; a \
+         bundled bot's plugin is `cargo build --release -p NAME`)", path.display()
     )]
     NotAPlugin { path: PathBuf },
     #[error("bot `{}` was built against plugin-api {theirs}; this host speaks {ours}", path.display())]
@@ -80,6 +80,15 @@ impl NativePlugin {
                 path: path.to_path_buf(),
             });
         }
+        if is_wasm(path) {
+            return Err(LoadError::NotALibrary {
+                path: path.to_path_buf(),
+                detail: format!(
+                    "it is a WebAssembly file: seat it as `wasm:{}`",
+                    path.display()
+                ),
+            });
+        }
         let header = lib_header_from_path(path).map_err(|e| classify(path, e))?;
         let module = header
             .init_root_module::<PluginModuleRef>()
@@ -107,6 +116,16 @@ impl NativePlugin {
             }
         }
     }
+}
+
+/// Whether the file at `path` begins as WebAssembly does (`\0asm`): a
+/// component named as a native bot, which the loader would call an
+/// invalid ELF header.
+fn is_wasm(path: &Path) -> bool {
+    use std::io::Read;
+    let mut magic = [0u8; 4];
+    std::fs::File::open(path).is_ok_and(|mut file| file.read_exact(&mut magic).is_ok())
+        && magic == *b"\0asm"
 }
 
 /// Turns `abi_stable`'s error into the named error a user reads.
@@ -189,6 +208,25 @@ mod tests {
                 .to_string()
                 .starts_with("native bot `Cargo.toml` is not a loadable library"),
             "{error}"
+        );
+    }
+
+    /// A component named as a native bot is named for what it is, with the
+    /// kind that seats it.
+    #[test]
+    fn a_webassembly_file_is_named_with_the_kind_that_seats_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bot.wasm");
+        std::fs::write(&path, b"\0asm\x0d\0\x01\0").unwrap();
+        let error = NativePlugin::load(&path).unwrap_err();
+        assert!(matches!(error, LoadError::NotALibrary { .. }), "{error}");
+        let shown = path.display();
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "native bot `{shown}` is not a loadable library: it is a WebAssembly file: \
+                 seat it as `wasm:{shown}`"
+            )
         );
     }
 }
