@@ -132,6 +132,11 @@ pub enum WasmError {
          wasm32-unknown-unknown build is a core module), docs/wasm.md"
     )]
     CoreModule { path: String },
+    #[error(
+        "wasm bot {path}: an ELF file (a native library or program), not a component: seat a \
+         plugin library as `native:{path}`, a program as `jsonl:{path}`"
+    )]
+    Elf { path: String },
     #[error("wasm bot {path}: not a Clue bot: it exports no clue:player/player interface")]
     NotABot { path: String },
     #[error("bot {path} was built against clue:player {theirs}; this host speaks {ours}")]
@@ -244,6 +249,9 @@ pub fn prepare(path: &Path) -> Result<Arc<Prepared>, WasmError> {
     }
     if bytes.starts_with(CORE_MODULE) {
         return Err(WasmError::CoreModule { path: shown });
+    }
+    if bytes.starts_with(b"\x7fELF") {
+        return Err(WasmError::Elf { path: shown });
     }
     let engine = cache::engine().map_err(WasmError::Runtime)?;
     let (component, source) = cache::component(&bytes).map_err(|detail| WasmError::Compile {

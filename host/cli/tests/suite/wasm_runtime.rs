@@ -755,6 +755,19 @@ fn the_compile_worker_says_what_is_wrong_with_a_file_that_is_no_component() {
         )),
         "{stderr}"
     );
+    // A native library named as a component, likewise.
+    let library = dir.join("libbot.so");
+    std::fs::write(&library, b"\x7fELF\x02\x01\x01\0").expect("writes");
+    let (ok, stderr, _cache) = play_compiling(&library, &[]);
+    assert!(!ok, "{stderr}");
+    let shown = library.display();
+    assert!(
+        stderr.contains(&format!(
+            "wasm bot {shown}: an ELF file (a native library or program), not a component: \
+             seat a plugin library as `native:{shown}`"
+        )),
+        "{stderr}"
+    );
     let bad = play_compiling(&bundled("clueless"), &[("CLUE_WASM_COMPILE_MEMORY", "0")]);
     assert!(!bad.0);
     assert!(
