@@ -573,10 +573,13 @@ fn to_person(violation: &Violation, deck: &Deck) -> String {
         Violation::RepeatedSuggestion(_) => {
             "you made that suggestion before; the contest rules forbid repeating it".to_string()
         }
-        Violation::HidMatchingCard { matching } => format!(
-            "you hold {}: show one of them",
-            matching.iter().map(name).collect::<Vec<_>>().join(" and ")
-        ),
+        Violation::HidMatchingCard { matching } => match matching.as_slice() {
+            [card] => format!("you hold {}: show it", name(card)),
+            cards => format!(
+                "you hold {}: show one of them",
+                cards.iter().map(name).collect::<Vec<_>>().join(" and ")
+            ),
+        },
         Violation::ShowedOther(card) if !deck.contains(*card) => {
             format!("there is no card {card}")
         }
@@ -600,5 +603,67 @@ fn place(deck: &Deck, to: Position) -> String {
     match to {
         Position::Room(card) => format!("the {}", deck.name(card)),
         Position::Cell { row, col } => format!("({row}, {col})"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clue_engine::validate::Shape;
+    use clue_plugin_api::Category;
+
+    /// Each rule a person's answer can break is said to them in the second
+    /// person, naming the cards.
+    #[test]
+    fn each_violation_is_said_to_the_person() {
+        let deck = GameConfig::new(Variant::Speedclue, 3)
+            .standard_deck()
+            .expect("the classic deck");
+        let [person, weapon] = [Category::Person, Category::Weapon].map(|c| deck.of(c)[0]);
+        let said = |violation: Violation| to_person(&violation, &deck);
+        let (p, w) = (deck.name(person), deck.name(weapon));
+        assert_eq!(
+            said(Violation::HidMatchingCard {
+                matching: vec![person]
+            }),
+            format!("you hold {p}: show it")
+        );
+        assert_eq!(
+            said(Violation::HidMatchingCard {
+                matching: vec![person, weapon]
+            }),
+            format!("you hold {p} and {w}: show one of them")
+        );
+        assert_eq!(
+            said(Violation::ShowedOther(Card(200))),
+            "there is no card #200"
+        );
+        assert_eq!(
+            said(Violation::ShowedOther(weapon)),
+            format!("you cannot show {w}: show one of your cards in the suggestion")
+        );
+        assert_eq!(
+            said(Violation::Suggestion(Shape::Category {
+                card: weapon,
+                want: Category::Person
+            })),
+            format!("that suggestion named {w} where a person belongs")
+        );
+        assert_eq!(
+            said(Violation::Suicidal(validate::SeenCard {
+                card: person,
+                shown_by: Some(Seat(2))
+            })),
+            format!(
+                "seat 2 showed you {p}; the contest rules forbid accusing a card you have seen"
+            )
+        );
+        assert_eq!(
+            said(Violation::WrongKind {
+                request: "move",
+                reply: "respond"
+            }),
+            "the game is waiting for you to move, not to respond"
+        );
     }
 }
