@@ -1,0 +1,219 @@
+//! What a bot's command line names: its own folders, bound read-only in its
+//! root ([`own_folders`]), the program it runs ([`program_file`]) and the
+//! files it may not be given (linked out of its folder, or built for another
+//! architecture).
+
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+
+use super::SYSTEM_READ;
+
+/// `folder` and where it really is, when a symbolic link on its way leads
+/// out of the system folders every bot sees anyway. The bind follows the
+/// link, and an entrant's folder is the entrant author's: a link there named
+/// on the command line (`bot.py data/model`, `data` a link to `/home`) would
+/// show the bot whatever it points at ([`seen_by_every_bot`]).
+pub(super) fn linked_elsewhere(folder: &Path) -> Option<(PathBuf, PathBuf)> {
+    let real = std::fs::canonicalize(folder).ok()?;
+    if real == lexically_normal(folder) {
+        return None;
+    }
+    (!seen_by_every_bot(&real)).then(|| (folder.to_path_buf(), real))
+}
+
+/// Whether `real` lies in the system folders every bot sees anyway. `/sys`
+/// does not count: a bot sees only its own cgroups there.
+pub(super) fn seen_by_every_bot(real: &Path) -> bool {
+    SYSTEM_READ
+        .iter()
+        .filter(|f| **f != "/sys")
+        .any(|f| real.starts_with(f))
+}
+
+/// `path` with its `.` and `..` taken away by the words alone, as if no
+/// folder on it were a link.
+pub fn lexically_normal(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+pub(super) fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// The folders of every word of the command line that names a file (its
+/// folder) or a folder (itself), looking inside `sh -c` strings too; the
+/// program itself found through `PATH`.
+pub(super) fn own_folders(argv: &[String]) -> Vec<PathBuf> {
+    let mut words: Vec<String> = Vec::new();
+    for word in argv {
+        words.push(word.clone());
+        if word.contains(' ')
+            && let Ok(inner) = shell_words::split(word)
+        {
+            words.extend(inner);
+        }
+    }
+    let mut out = Vec::new();
+    for word in &words {
+        // `--flag=path` and `-cp a:b` forms: every piece that names something.
+        let pieces = word
+            .split_once('=')
+            .map_or(word.as_str(), |(_, v)| v)
+            .split(':');
+        for piece in pieces {
+            if piece.is_empty() || piece == "/" {
+                continue;
+            }
+            let path = Path::new(piece);
+            let found = if path.components().count() == 1 && !path.exists() {
+                which(OsStr::new(piece))
+            } else if path.exists() {
+                Some(absolute(path))
+            } else {
+                None
+            };
+            let Some(found) = found else { continue };
+            out.extend(climbed_through(&found));
+            let folder = if found.is_dir() {
+                Some(found)
+            } else {
+                found.parent().map(Path::to_path_buf)
+            };
+            if let Some(folder) = folder
+                && folder != Path::new("/")
+            {
+                // A program found in a version manager's `shims` (pyenv,
+                // rbenv, asdf) runs the manager, then the real program,
+                // both below the manager's root.
+                if folder.file_name() == Some(OsStr::new("shims"))
+                    && let Some(manager) = folder.parent()
+                {
+                    out.push(manager.to_path_buf());
+                }
+                out.push(folder);
+            }
+        }
+    }
+    out
+}
+
+/// The folders a path that climbs (`host/cli/../../runtime/bot.sh`) passes
+/// through just before each run of `..`: inside the bot's root the path
+/// resolves only if they are there too (the kernel walks `..` from a folder
+/// that must exist), so they are bound with the rest of the command line.
+fn climbed_through(path: &Path) -> Vec<PathBuf> {
+    use std::path::Component;
+    let mut out = Vec::new();
+    let mut walked = PathBuf::new();
+    let mut previous_was_parent = false;
+    for component in path.components() {
+        let parent = component == Component::ParentDir;
+        if parent && !previous_was_parent && walked.is_dir() {
+            out.push(walked.clone());
+        }
+        walked.push(component);
+        previous_was_parent = parent;
+    }
+    out
+}
+
+/// The file a command line's first word runs: the path itself when it has
+/// a `/`, else the first match on `PATH` (the host's: a bot's cleared
+/// environment keeps it, and the sandbox binds the program's folder).
+pub fn program_file(program: &OsStr) -> Option<PathBuf> {
+    if program.as_bytes().contains(&b'/') {
+        Some(PathBuf::from(program))
+    } else {
+        which(program)
+    }
+}
+
+/// What `path` is, in words, when it is an ELF program of an architecture
+/// other than the host's (a 32-bit x86 program on x86-64, say); `None` for
+/// a native program, a script or a file that cannot be read. The seccomp
+/// filters are built for the host's architecture and kill a process at its
+/// first call of another (`seccompiler` builds for one architecture), so such
+/// a bot is refused before it starts, by name, rather than seen to crash.
+pub(super) fn foreign_program(path: &Path) -> Option<String> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    // Without blocking: an entrant's "program" may be a FIFO, whose open
+    // would wait for a writer for ever.
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .ok()?;
+    if !file.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut header = [0u8; 20];
+    file.read_exact(&mut header).ok()?;
+    if header[..4] != *b"\x7fELF" {
+        return None;
+    }
+    let bits = match header[4] {
+        1 => 32,
+        2 => 64,
+        _ => return None,
+    };
+    let machine = match header[5] {
+        2 => u16::from_be_bytes([header[18], header[19]]),
+        _ => u16::from_le_bytes([header[18], header[19]]),
+    };
+    // ELF's `e_machine` numbers (elf.h) and the host's, as Rust names it.
+    let (name, native) = match machine {
+        3 => ("x86 (i386)", None),
+        62 if bits == 32 => ("x32", None),
+        62 => ("x86-64", Some("x86_64")),
+        40 => ("ARM", None),
+        183 => ("AArch64", Some("aarch64")),
+        243 => ("RISC-V", Some("riscv64")),
+        _ => ("", None),
+    };
+    if native == Some(std::env::consts::ARCH) && bits == 64 {
+        return None;
+    }
+    Some(if name.is_empty() {
+        format!("a {bits}-bit program for ELF machine {machine}")
+    } else {
+        format!("a {bits}-bit {name} program")
+    })
+}
+
+fn which(program: &OsStr) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(program))
+        .find(|p| p.is_file())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_climbing_path_brings_the_folders_it_climbs_out_of() {
+        let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let climbing = here.join("src/sandbox/../../tests/process_bots/misbehave.sh");
+        assert_eq!(climbed_through(&climbing), vec![here.join("src/sandbox")]);
+        let twice = here.join("src/../tests/../benches");
+        assert_eq!(
+            climbed_through(&twice),
+            vec![here.join("src"), here.join("src/../tests")]
+        );
+        assert!(climbed_through(&here.join("tests/process_bots")).is_empty());
+    }
+}
