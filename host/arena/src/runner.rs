@@ -13,15 +13,16 @@ use std::time::{Duration, Instant};
 use clue_engine::{Fault, LogEntry, SeatController, play_observed};
 use clue_plugin_api::{DqReason, Reply, Request};
 
-use crate::config::{BotEntry, FileError, Tournament, check_files};
-use crate::logfile::{Header, LOG_FORMAT};
+use crate::config::{BotEntry, FileError, Tournament};
 use crate::schedule::ScheduledGame;
 use crate::stats;
-use crate::store::{
-    Claim, FinishedGame, LiveBatch, Meter, Progress, Store, StoreError, Unlike, claims,
-};
+use crate::store::{Claim, FinishedGame, Meter, Progress, Store, StoreError, claims};
 use clue_runtime::bots;
-use clue_runtime::process::build::BuildLimits;
+
+mod build;
+mod live;
+pub use build::{build, build_for};
+use live::{LIVE_EVERY, Live};
 
 /// How the runner seats a bot. The default, [`SpecConnector`], goes through
 /// [`bots::connect`], so every kind of bot the host can load plays in
@@ -255,100 +256,6 @@ pub struct RunSummary {
     pub played: usize,
     /// Whether the run stopped before the schedule was done.
     pub stopped: bool,
-}
-
-/// Runs every `build:` command once, takes the paths the builds made beside
-/// the file ([`Tournament::take_built_paths`]), then checks the bots' files
-/// exist. The
-/// one-line form runs in the tournament file's folder as the host's user;
-/// the map form runs in its `dir`, in the sandbox (the only folder it may
-/// write; `clue_runtime::process::build`) unless `sandbox: off` or
-/// `--no-sandbox` says otherwise.
-pub fn build(t: &mut Tournament) -> Result<(), RunError> {
-    for bot in &t.bots {
-        let Some(build) = &bot.build else { continue };
-        let dir = build.dir.as_deref().unwrap_or(&t.base_dir);
-        let sandboxed = build.runs_sandboxed();
-        tracing::info!(bot = %bot.name, command = %build.command, dir = %dir.display(), sandboxed, "building");
-        let failed = if sandboxed {
-            let limits = BuildLimits {
-                time: Duration::from_secs(build.time_limit_s),
-                memory: build.memory_mb << 20,
-                disk: build.disk_mb << 20,
-                ..BuildLimits::default()
-            };
-            match clue_runtime::process::build::run_sandboxed(&build.command, dir, &limits) {
-                Ok(output) => {
-                    tracing::debug!(bot = %bot.name, %output, "built");
-                    None
-                }
-                Err(e) => Some(format!("the sandboxed build `{}` {e}", build.command)),
-            }
-        } else {
-            let status = std::process::Command::new("sh")
-                .arg("-c")
-                .arg(&build.command)
-                .current_dir(dir)
-                .status();
-            match status {
-                Ok(s) if s.success() => None,
-                Ok(s) => Some(format!("`{}` exited with {s}", build.command)),
-                Err(e) => Some(format!("`{}` could not start: {e}", build.command)),
-            }
-        };
-        if let Some(message) = failed {
-            return Err(RunError::Build {
-                file: t.file.clone(),
-                line: bot.build_pos.line,
-                column: bot.build_pos.column,
-                bot: bot.name.clone(),
-                message,
-            });
-        }
-    }
-    t.take_built_paths();
-    check_files(t)?;
-    Ok(())
-}
-
-/// The builds for a coordinator (`run` or `resume`) on `store`. A store
-/// that holds games of this tournament keeps the bots they were played
-/// with. When every bot and board file is still as it was, nothing is built:
-/// a build need not give the same bytes twice (a `.jar` keeps its time).
-/// When one is not, the builds run, and a file still not as it was is
-/// refused: the standings would mix two versions of a bot.
-pub fn build_for(t: &mut Tournament, store: &Store) -> Result<(), RunError> {
-    let resumed =
-        store.meta()?.is_some_and(|meta| meta.source == t.source) && !store.done()?.is_empty();
-    if !resumed {
-        return build(t);
-    }
-    t.take_built_paths();
-    let unlike = |why: Unlike| match why {
-        Unlike::Files(why) => RunError::Changed {
-            store: store.name().to_string(),
-            why,
-        },
-        Unlike::Clue(why) => RunError::OtherClue {
-            store: store.name().to_string(),
-            why,
-        },
-    };
-    match store.played_with_other_files(t)? {
-        None => {
-            tracing::info!("every bot file is as the stored games were played with: nothing built");
-            check_files(t)?;
-            return Ok(());
-        }
-        // No build makes this clue the other one: refused before any build.
-        Some(why @ Unlike::Clue(_)) => return Err(unlike(why)),
-        Some(Unlike::Files(_)) => {}
-    }
-    build(t)?;
-    match store.played_with_other_files(t)? {
-        None => Ok(()),
-        Some(why) => Err(unlike(why)),
-    }
 }
 
 /// How long a claim lasts without a heartbeat, unless a worker says otherwise.
@@ -665,7 +572,7 @@ fn play_claims(
                     }
                 }
                 Message::Done(index, result) => {
-                    live.games.remove(&index);
+                    live.end(index);
                     playing.finished(index, *result, store);
                     watch.game_done();
                     if let Some(every) = options.standings_every
@@ -706,98 +613,8 @@ enum Message {
     Done(u64, Box<Result<FinishedGame, RunError>>),
 }
 
-/// How often the events of games in play are written for `clue serve` to
-/// follow. Games shorter than this never reach the live tables.
-const LIVE_EVERY: Duration = Duration::from_millis(250);
-
 /// How often a progress bar on screen asks the store how all workers do.
 const PROGRESS_EVERY: Duration = Duration::from_millis(500);
-
-/// The games in play: their events not yet written, for spectators.
-#[derive(Default)]
-struct Live {
-    games: std::collections::BTreeMap<u64, LiveGame>,
-    last_flush: Option<Instant>,
-}
-
-struct LiveGame {
-    written: usize,
-    entries: Vec<LogEntry>,
-}
-
-impl Live {
-    fn push(&mut self, index: u64, entry: LogEntry) {
-        self.games
-            .entry(index)
-            .or_insert_with(|| LiveGame {
-                written: 0,
-                entries: Vec::new(),
-            })
-            .entries
-            .push(entry);
-    }
-
-    fn due(&self) -> bool {
-        self.last_flush.is_none_or(|t| t.elapsed() >= LIVE_EVERY)
-    }
-
-    /// Writes the new events of every game in play (the workers send only
-    /// those of games in play for [`LIVE_EVERY`] or more). A failed write
-    /// only costs the spectators.
-    fn flush(
-        &mut self,
-        t: &Tournament,
-        in_flight: &std::collections::BTreeMap<u64, Claim>,
-        store: &mut Store,
-    ) {
-        self.last_flush = Some(Instant::now());
-        let mut headers = Vec::new();
-        for (&index, game) in &self.games {
-            if game.written == game.entries.len() {
-                continue;
-            }
-            let Some(claim) = in_flight.get(&index) else {
-                continue;
-            };
-            let scheduled = &claim.game;
-            headers.push((
-                index,
-                Header {
-                    format: LOG_FORMAT.to_string(),
-                    seed: scheduled.seed,
-                    config: t.settings[scheduled.setting].config.clone(),
-                    bots: scheduled
-                        .seats
-                        .iter()
-                        .map(|&b| t.bots[b].spec.clone())
-                        .collect(),
-                },
-            ));
-        }
-        if headers.is_empty() {
-            return;
-        }
-        let batch: Vec<LiveBatch<'_>> = headers
-            .iter()
-            .filter_map(|(index, header)| {
-                let game = self.games.get(index)?;
-                Some(LiveBatch {
-                    index: *index,
-                    header,
-                    from: game.written,
-                    entries: &game.entries[game.written..],
-                })
-            })
-            .collect();
-        if store.live_write(&batch).is_ok() {
-            for (index, _) in &headers {
-                if let Some(game) = self.games.get_mut(index) {
-                    game.written = game.entries.len();
-                }
-            }
-        }
-    }
-}
 
 /// The current standings as a short table.
 pub fn standings_text(store: &Store) -> Result<String, StoreError> {

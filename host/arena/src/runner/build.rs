@@ -1,0 +1,106 @@
+//! The bots' builds before the first game: each `build:` command once,
+//! sandboxed in its entrant's folder or run as the host's user ([`build`]),
+//! and none on a resume while the bots' files are those the stored games
+//! were played with ([`build_for`]).
+
+use std::time::Duration;
+
+use clue_runtime::process::build::BuildLimits;
+
+use super::RunError;
+use crate::config::{Tournament, check_files};
+use crate::store::{Store, Unlike};
+
+/// Runs every `build:` command once, takes the paths the builds made beside
+/// the file ([`Tournament::take_built_paths`]), then checks the bots' files
+/// exist. The
+/// one-line form runs in the tournament file's folder as the host's user;
+/// the map form runs in its `dir`, in the sandbox (the only folder it may
+/// write; `clue_runtime::process::build`) unless `sandbox: off` or
+/// `--no-sandbox` says otherwise.
+pub fn build(t: &mut Tournament) -> Result<(), RunError> {
+    for bot in &t.bots {
+        let Some(build) = &bot.build else { continue };
+        let dir = build.dir.as_deref().unwrap_or(&t.base_dir);
+        let sandboxed = build.runs_sandboxed();
+        tracing::info!(bot = %bot.name, command = %build.command, dir = %dir.display(), sandboxed, "building");
+        let failed = if sandboxed {
+            let limits = BuildLimits {
+                time: Duration::from_secs(build.time_limit_s),
+                memory: build.memory_mb << 20,
+                disk: build.disk_mb << 20,
+                ..BuildLimits::default()
+            };
+            match clue_runtime::process::build::run_sandboxed(&build.command, dir, &limits) {
+                Ok(output) => {
+                    tracing::debug!(bot = %bot.name, %output, "built");
+                    None
+                }
+                Err(e) => Some(format!("the sandboxed build `{}` {e}", build.command)),
+            }
+        } else {
+            let status = std::process::Command::new("sh")
+                .arg("-c")
+                .arg(&build.command)
+                .current_dir(dir)
+                .status();
+            match status {
+                Ok(s) if s.success() => None,
+                Ok(s) => Some(format!("`{}` exited with {s}", build.command)),
+                Err(e) => Some(format!("`{}` could not start: {e}", build.command)),
+            }
+        };
+        if let Some(message) = failed {
+            return Err(RunError::Build {
+                file: t.file.clone(),
+                line: bot.build_pos.line,
+                column: bot.build_pos.column,
+                bot: bot.name.clone(),
+                message,
+            });
+        }
+    }
+    t.take_built_paths();
+    check_files(t)?;
+    Ok(())
+}
+
+/// The builds for a coordinator (`run` or `resume`) on `store`. A store
+/// that holds games of this tournament keeps the bots they were played
+/// with. When every bot and board file is still as it was, nothing is built:
+/// a build need not give the same bytes twice (a `.jar` keeps its time).
+/// When one is not, the builds run, and a file still not as it was is
+/// refused: the standings would mix two versions of a bot.
+pub fn build_for(t: &mut Tournament, store: &Store) -> Result<(), RunError> {
+    let resumed =
+        store.meta()?.is_some_and(|meta| meta.source == t.source) && !store.done()?.is_empty();
+    if !resumed {
+        return build(t);
+    }
+    t.take_built_paths();
+    let unlike = |why: Unlike| match why {
+        Unlike::Files(why) => RunError::Changed {
+            store: store.name().to_string(),
+            why,
+        },
+        Unlike::Clue(why) => RunError::OtherClue {
+            store: store.name().to_string(),
+            why,
+        },
+    };
+    match store.played_with_other_files(t)? {
+        None => {
+            tracing::info!("every bot file is as the stored games were played with: nothing built");
+            check_files(t)?;
+            return Ok(());
+        }
+        // No build makes this clue the other one: refused before any build.
+        Some(why @ Unlike::Clue(_)) => return Err(unlike(why)),
+        Some(Unlike::Files(_)) => {}
+    }
+    build(t)?;
+    match store.played_with_other_files(t)? {
+        None => Ok(()),
+        Some(why) => Err(unlike(why)),
+    }
+}
