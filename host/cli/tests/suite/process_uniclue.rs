@@ -120,7 +120,7 @@ fn serve_takes_typed_commands_on_stdin() {
 }
 
 #[test]
-fn a_broken_configuration_names_file_and_line() {
+fn a_broken_configuration_names_file_line_and_column() {
     let dir = scratch();
     let config = dir.path().join("bad.in");
     std::fs::write(&config, "4\nR2 S1 R1 W2 W1\nW4 W3 S3 R4 Q4\n").expect("config");
@@ -132,7 +132,10 @@ fn a_broken_configuration_names_file_and_line() {
         .expect("clue runs");
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("bad.in:3: `Q4` is not a card"), "{stderr}");
+    assert!(
+        stderr.contains("bad.in:3:13: `Q4` is not a card"),
+        "{stderr}"
+    );
 }
 
 fn compile_c_client() -> PathBuf {

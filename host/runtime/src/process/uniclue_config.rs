@@ -4,14 +4,24 @@
 use clue_engine::GameConfig;
 use clue_plugin_api::{Card, Variant};
 
-/// A configuration file the server cannot play, with the file and line at fault.
+/// A configuration file the server cannot play, with the file, line and
+/// (when one word is at fault) column: `FILE:LINE:COLUMN: message`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{file}:{line}: {message}")]
+#[error("{file}:{line}:{}{message}", column.map(|c| format!("{c}: ")).unwrap_or(" ".into()))]
 pub struct ConfigFileError {
     pub file: String,
     /// 1-based.
     pub line: usize,
+    /// 1-based, in characters; `None` when the fault is the line's absence
+    /// or the hands as a whole.
+    pub column: Option<usize>,
     pub message: String,
+}
+
+/// The 1-based column, in characters, of `word`, a slice of `line`.
+fn column_of(line: &str, word: &str) -> usize {
+    let offset = word.as_ptr() as usize - line.as_ptr() as usize;
+    line[..offset].chars().count() + 1
 }
 
 /// `S1`..`S6`, `W1`..`W6`, `R1`..`R9` (or in lower case, as a person may
@@ -25,11 +35,17 @@ pub fn parse_config(file: &str, text: &str) -> Result<GameConfig, ConfigFileErro
     let error = |line: usize, message: String| ConfigFileError {
         file: file.to_string(),
         line,
+        column: None,
         message,
     };
-    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim()));
-    let (first, players) = match lines.next() {
-        Some((n, l)) => (n, l),
+    // A word of a line at fault: its column too.
+    let at = |line: usize, whole: &str, word: &str, message: String| ConfigFileError {
+        column: Some(column_of(whole, word)),
+        ..error(line, message)
+    };
+    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l, l.trim()));
+    let (first, whole, players) = match lines.next() {
+        Some((n, whole, l)) => (n, whole, l),
         None => {
             return Err(error(
                 1,
@@ -42,8 +58,10 @@ pub fn parse_config(file: &str, text: &str) -> Result<GameConfig, ConfigFileErro
         .ok()
         .filter(|p| (3..=6).contains(p))
         .ok_or_else(|| {
-            error(
+            at(
                 first,
+                whole,
+                players,
                 format!("expected the number of players (3 to 6), found `{players}`"),
             )
         })?;
@@ -51,7 +69,7 @@ pub fn parse_config(file: &str, text: &str) -> Result<GameConfig, ConfigFileErro
     let mut dealt = [false; 21];
     let mut last = first;
     for p in 1..=players {
-        let (n, line) = lines
+        let (n, whole, line) = lines
             .next()
             .ok_or_else(|| error(last + 1, format!("end of file: expected player {p}'s hand")))?;
         last = n;
@@ -64,10 +82,15 @@ pub fn parse_config(file: &str, text: &str) -> Result<GameConfig, ConfigFileErro
         let mut hand = Vec::new();
         for word in line.split_whitespace() {
             let c = card(word).ok_or_else(|| {
-                error(n, format!("`{word}` is not a card (S1-S6, W1-W6 or R1-R9)"))
+                at(
+                    n,
+                    whole,
+                    word,
+                    format!("`{word}` is not a card (S1-S6, W1-W6 or R1-R9)"),
+                )
             })?;
             if std::mem::replace(&mut dealt[c.index()], true) {
-                return Err(error(n, format!("`{word}` is dealt twice")));
+                return Err(at(n, whole, word, format!("`{word}` is dealt twice")));
             }
             hand.push(c);
         }
@@ -85,7 +108,7 @@ pub fn parse_config(file: &str, text: &str) -> Result<GameConfig, ConfigFileErro
         }
     }
     let mut rooms = Vec::new();
-    for (n, line) in lines {
+    for (n, whole, line) in lines {
         if line.is_empty() {
             continue;
         }
@@ -94,8 +117,10 @@ pub fn parse_config(file: &str, text: &str) -> Result<GameConfig, ConfigFileErro
             .ok()
             .filter(|r| (1..=9).contains(r))
             .ok_or_else(|| {
-                error(
+                at(
                     n,
+                    whole,
+                    line,
                     format!("expected a room number (1 to 9), found `{line}`"),
                 )
             })?;
@@ -136,14 +161,23 @@ mod tests {
         check("", "f.in:1: empty file: expected the number of players");
         check(
             "seven\n",
-            "f.in:1: expected the number of players (3 to 6), found `seven`",
+            "f.in:1:1: expected the number of players (3 to 6), found `seven`",
         );
         check("3\nS1\n", "f.in:3: end of file: expected player 2's hand");
         check(
             "3\nS1 X9\n",
-            "f.in:2: `X9` is not a card (S1-S6, W1-W6 or R1-R9)",
+            "f.in:2:4: `X9` is not a card (S1-S6, W1-W6 or R1-R9)",
         );
-        check("3\nS1 S1\n", "f.in:2: `S1` is dealt twice");
+        check("3\nS1 S1\n", "f.in:2:4: `S1` is dealt twice");
+        // Columns count characters of the line as written, spaces included.
+        check(
+            "3\n\tS1  é2\n",
+            "f.in:2:6: `é2` is not a card (S1-S6, W1-W6 or R1-R9)",
+        );
+        check(
+            "  9\n",
+            "f.in:1:3: expected the number of players (3 to 6), found `9`",
+        );
         check(
             "3\nS1\nS2\nS3\n",
             "f.in:4: the hands leave 3 suspect cards undealt; the envelope takes exactly one",
@@ -151,7 +185,7 @@ mod tests {
         let hands = "3\nS1 S2 S3 S4 S5 W1\nW2 W3 W4 W5 R1 R2\nR3 R4 R5 R6 R7 R8\n";
         check(
             &format!("{hands}4\n\n10\n"),
-            "f.in:7: expected a room number (1 to 9), found `10`",
+            "f.in:7:1: expected a room number (1 to 9), found `10`",
         );
         assert!(parse_config("f.in", hands).is_ok());
     }
