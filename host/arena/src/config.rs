@@ -261,14 +261,8 @@ pub fn load(path: &Path) -> Result<Tournament, FileError> {
 pub fn parse(text: &str, file: &str, base_dir: &Path) -> Result<Tournament, FileError> {
     let err = |pos: Pos, message: String| FileError::at(file, pos, message);
     let raw: RawFile = serde_saphyr::from_str(text).map_err(|e| {
-        let pos = e
-            .location()
-            .map(|l| Pos {
-                line: l.line(),
-                column: l.column(),
-            })
-            .unwrap_or_default();
-        err(pos, first_line(&e.to_string()))
+        let (pos, message) = crate::span::yaml_error(&e, text);
+        err(pos, message)
     })?;
 
     let variant: Variant = raw.variant.value.parse().map_err(|_| {
@@ -555,19 +549,6 @@ fn setting_label(config: &GameConfig, over: &RawOptions) -> String {
         parts.push(format!("table={}", table.value));
     }
     parts.join(" ")
-}
-
-/// The first line of a parser message, without its rendered source snippet.
-fn first_line(message: &str) -> String {
-    let line = message.lines().next().unwrap_or(message).trim();
-    let line = line.strip_prefix("error: ").unwrap_or(line);
-    // The parser may repeat the place ("line 3 column 1: ..."); ours leads the message.
-    match line.split_once(": ") {
-        Some((place, rest)) if place.starts_with("line ") && place.contains(" column ") => {
-            rest.to_string()
-        }
-        _ => line.to_string(),
-    }
 }
 
 /// The SHA-256 of a tournament file's text, in hex.

@@ -30,6 +30,6 @@ pub mod narrate;
 pub mod report;
 pub mod runner;
 pub mod schedule;
-mod span;
+pub mod span;
 pub mod stats;
 pub mod store;

@@ -88,8 +88,15 @@ pub enum OptionsError {
         path: String,
         source: std::io::Error,
     },
-    #[error("{path}: {message}")]
-    Parse { path: String, message: String },
+    /// A file that is not the YAML of a variant file, at its place
+    /// (`FILE:LINE:COLUMN`, or the file alone when the parser gives none).
+    #[error("{path}{}: {message}", place(*line, *column))]
+    Parse {
+        path: String,
+        line: u64,
+        column: u64,
+        message: String,
+    },
     #[error(transparent)]
     Config(#[from] clue_engine::ConfigError),
     /// An option for another variant than the one played.
@@ -140,10 +147,24 @@ impl VariantFile {
         if text.trim().is_empty() {
             return Ok(VariantFile::default());
         }
-        serde_saphyr::from_str(text).map_err(|e| OptionsError::Parse {
-            path: name.to_string(),
-            message: e.to_string(),
+        serde_saphyr::from_str(text).map_err(|e| {
+            let (pos, message) = clue_arena::span::yaml_error(&e, text);
+            OptionsError::Parse {
+                path: name.to_string(),
+                line: pos.line,
+                column: pos.column,
+                message,
+            }
         })
+    }
+}
+
+/// `:LINE:COLUMN` after a file's name, or nothing for line 0 (unknown).
+fn place(line: u64, column: u64) -> String {
+    if line == 0 {
+        String::new()
+    } else {
+        format!(":{line}:{column}")
     }
 }
 

@@ -131,6 +131,20 @@ fn unknown_fields_and_bad_values() {
         "unknown field `concurency`, expected one of variant, players, options, seed, concurrency, limits, sandbox, store, schedule, sweep, bots",
     );
     check(
+        &format!(
+            "variant: speedclue\nplayers: four\nschedule: {{kind: all-seatings}}\n{GOOD_BOTS}"
+        ),
+        2,
+        10,
+        "expected a whole number from 0 to 255, found `four`",
+    );
+    check(
+        &format!("variant: speedclue\nseed: -1\nschedule: {{kind: all-seatings}}\n{GOOD_BOTS}"),
+        2,
+        7,
+        "expected a whole number from 0 to 18446744073709551615, found `-1`",
+    );
+    check(
         &format!("variant: speedclue\nschedule: {{kind: round-robin}}\n{GOOD_BOTS}"),
         2,
         18,
