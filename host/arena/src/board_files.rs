@@ -90,7 +90,10 @@ pub fn read(
                 format!("`table` is a framework board; {variant} does not take one"),
             ));
         }
-        boards.table = Some(read_file(key, "table")?.1);
+        let (name, text) = read_file(key, "table")?;
+        clue_engine::config::check_table(&name, &text)
+            .map_err(|e| (Pos::from(key), e.to_string()))?;
+        boards.table = Some(text);
     }
     Ok(boards)
 }

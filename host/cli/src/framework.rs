@@ -66,6 +66,7 @@ pub fn run(args: FrameworkArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.table {
         let text = clue_arena::input::read_text(path)
             .with_context(|| format!("reading the board table {}", path.display()))?;
+        clue_engine::config::check_table(&path.display().to_string(), &text)?;
         config.framework.table = Some(text);
     }
     let specs: Vec<BotSpec> = args

@@ -253,7 +253,9 @@ impl VariantArgs {
         self.refuse_other_variants(&file, variant)?;
         let mut config = self.options().or(file.options()).config(variant, players);
         if let Some(path) = self.table.clone().or(file.table) {
-            config.framework.table = Some(read(&path)?);
+            let text = read(&path)?;
+            clue_engine::config::check_table(&path.display().to_string(), &text)?;
+            config.framework.table = Some(text);
         }
         let whence = |flag: &Option<PathBuf>, name: &'static str| match flag {
             Some(_) => name,

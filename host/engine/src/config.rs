@@ -6,6 +6,10 @@ use thiserror::Error;
 
 use crate::decks;
 
+/// A `framework` table read from a file, checked with the file named in its
+/// errors (`NAME:LINE:COLUMN: message`).
+pub use crate::topology::check_table;
+
 /// Everything that decides a game besides the seed and the bots.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

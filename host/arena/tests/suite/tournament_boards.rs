@@ -204,7 +204,13 @@ fn a_framework_table_is_read_and_checked() {
         },
         "{err}"
     );
-    assert!(err.message.starts_with("bad board"), "{err}");
+    assert_eq!(
+        err.message,
+        format!(
+            "bad board: {}:2:1: `not` is not a number",
+            scratch.path().join("bad.txt").display()
+        ),
+    );
 }
 
 #[test]

@@ -390,6 +390,54 @@ fn clue_framework_runs_one_game_and_logs_it() {
     );
 }
 
+/// A broken table, given to `clue framework` or `clue play`: its file, line
+/// and column, as a board's layout and setup files are named.
+#[test]
+fn a_broken_table_names_its_file_line_and_column() {
+    let dir = scratch();
+    let cases = [
+        (
+            "Board 5 5\n0 0 1 1 2\n0 x 1 1 2\n",
+            ":3:3: `x` is not a number",
+        ),
+        (
+            "0 0 1 1 2\n0 0 1 1 2 3\n3 3 4 4 5\n3 3 4 4 5\n0 0 0 0 0\n",
+            ":2:11: 6 numbers; the board is 5 wide",
+        ),
+        (
+            "0 0 1 1 2\n0 0 1 1 2\n3 3 4 9 5\n3 3 4 4 5\n0 0 0 0 0\n",
+            ":3:7: room 8 does not exist (there are 5 rooms)",
+        ),
+        (
+            "0 0 1 1 2\n0 0 1 1\n3 3 4 4 5\n3 3 4 4 5\n0 0 0 0 0\n",
+            ":2: 4 numbers; the board is 5 wide",
+        ),
+        (
+            "0 0 1 1 2\n",
+            ": the table has 1 rows; the board is square and at least 5 wide",
+        ),
+    ];
+    for (i, (text, place_and_message)) in cases.into_iter().enumerate() {
+        let table = dir.path().join(format!("table{i}.txt"));
+        std::fs::write(&table, text).expect("table");
+        let expected = format!("error: bad board: {}{place_and_message}", table.display());
+        for args in [
+            &["framework", "builtin:notebook", "builtin:clueless"][..],
+            &["play", "--variant", "framework", "--players", "2"][..],
+        ] {
+            let output = Command::new(env!("CARGO_BIN_EXE_clue"))
+                .args(args)
+                .arg("--table")
+                .arg(&table)
+                .output()
+                .expect("clue runs");
+            assert_eq!(output.status.code(), Some(2), "{args:?} {output:?}");
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert_eq!(stderr.trim_end(), expected, "{args:?}");
+        }
+    }
+}
+
 #[test]
 fn clue_framework_needs_two_bots_and_a_wide_board() {
     let one = Command::new(env!("CARGO_BIN_EXE_clue"))

@@ -142,66 +142,179 @@ fn place_rooms(width: u16, rng: &mut ChaCha8Rng) -> Vec<u16> {
     cells
 }
 
+/// What is wrong with a table, and where: `line` and `column` 1-based, the
+/// column in characters; a fault of the table as a whole has no line, a
+/// fault of a row's length no column.
+struct TableFault {
+    line: Option<usize>,
+    column: Option<usize>,
+    message: String,
+}
+
 /// Reads the protocol's table form: an optional `Board W H` line, then `W`
 /// rows of `W` numbers (0 hallway, `room_id + 1`), every room present.
+/// Errors name the table's line (`table line 3: ...`); a caller that read
+/// the table from a file names the file, line and column first
+/// ([`check_table`]).
 pub fn parse_table(text: &str) -> Result<(u16, Vec<u16>), ConfigError> {
-    let bad = |line: usize, what: String| ConfigError::Board(format!("table line {line}: {what}"));
-    let mut rows: Vec<(usize, Vec<u16>)> = Vec::new();
+    read_table(text).map_err(|fault| {
+        ConfigError::Board(match fault.line {
+            Some(line) => format!("table line {line}: {}", fault.message),
+            None => fault.message,
+        })
+    })
+}
+
+/// Checks a table read from the file `name`: its errors are
+/// `NAME:LINE:COLUMN: message`, as a board's layout and setup files' are.
+pub fn check_table(name: &str, text: &str) -> Result<(), ConfigError> {
+    read_table(text).map(|_| ()).map_err(|fault| {
+        let place = match (fault.line, fault.column) {
+            (Some(line), Some(column)) => format!(":{line}:{column}"),
+            (Some(line), None) => format!(":{line}"),
+            _ => String::new(),
+        };
+        ConfigError::Board(format!("{name}{place}: {}", fault.message))
+    })
+}
+
+fn read_table(text: &str) -> Result<(u16, Vec<u16>), TableFault> {
+    let at = |line: usize, column: Option<usize>, message: String| TableFault {
+        line: Some(line),
+        column,
+        message,
+    };
+    let whole = |message: String| TableFault {
+        line: None,
+        column: None,
+        message,
+    };
+    // Each row: its line, and each number with its column.
+    let mut rows: Vec<(usize, Vec<(u16, usize)>)> = Vec::new();
     let mut declared = None;
     for (i, line) in text.lines().enumerate() {
         let line_no = i + 1;
-        let words: Vec<&str> = line.split_whitespace().collect();
-        if words.is_empty() {
+        let words = words_with_columns(line);
+        let Some(&(first, first_column)) = words.first() else {
             continue;
-        }
-        if words[0] == "Board" {
-            let dims: Vec<u16> = words[1..].iter().filter_map(|w| w.parse().ok()).collect();
+        };
+        if first == "Board" {
+            let dims: Vec<u16> = words[1..]
+                .iter()
+                .filter_map(|(w, _)| w.parse().ok())
+                .collect();
             match dims.as_slice() {
                 [w, h] if w == h => declared = Some(*w),
-                _ => return Err(bad(line_no, format!("`{line}` is not `Board W W`"))),
+                _ => {
+                    return Err(at(
+                        line_no,
+                        Some(first_column),
+                        format!("`{}` is not `Board W W`", line.trim()),
+                    ));
+                }
             }
             continue;
         }
         let row = words
             .iter()
-            .map(|w| {
+            .map(|&(w, column)| {
                 w.parse::<u16>()
-                    .map_err(|_| bad(line_no, format!("`{w}` is not a number")))
+                    .map(|v| (v, column))
+                    .map_err(|_| at(line_no, Some(column), format!("`{w}` is not a number")))
             })
-            .collect::<Result<Vec<u16>, _>>()?;
+            .collect::<Result<Vec<_>, _>>()?;
         rows.push((line_no, row));
     }
     let width = rows.len();
     if width < 5 {
-        return Err(ConfigError::Board(format!(
+        return Err(whole(format!(
             "the table has {width} rows; the board is square and at least 5 wide"
         )));
     }
     if let Some(w) = declared.filter(|&w| usize::from(w) != width) {
-        return Err(ConfigError::Board(format!(
+        return Err(whole(format!(
             "`Board {w} {w}` declared, but the table has {width} rows"
         )));
     }
     let mut cells = Vec::with_capacity(width * width);
     for (line_no, row) in &rows {
         if row.len() != width {
-            return Err(bad(
+            // Too many: the first number past the width; too few: none.
+            let column = row.get(width).map(|&(_, column)| column);
+            return Err(at(
                 *line_no,
+                column,
                 format!("{} numbers; the board is {width} wide", row.len()),
             ));
         }
-        if let Some(v) = row.iter().find(|&&v| usize::from(v) > width) {
-            return Err(bad(
+        if let Some(&(v, column)) = row.iter().find(|&&(v, _)| usize::from(v) > width) {
+            return Err(at(
                 *line_no,
+                Some(column),
                 format!("room {} does not exist (there are {width} rooms)", v - 1),
             ));
         }
-        cells.extend(row);
+        cells.extend(row.iter().map(|&(v, _)| v));
     }
     for room in 1..=width as u16 {
         if !cells.contains(&room) {
-            return Err(ConfigError::Board(format!("room {} has no cell", room - 1)));
+            return Err(whole(format!("room {} has no cell", room - 1)));
         }
     }
     Ok((width as u16, cells))
+}
+
+/// The words of `line`, split at white space, each with its 1-based column
+/// in characters.
+fn words_with_columns(line: &str) -> Vec<(&str, usize)> {
+    let mut out = Vec::new();
+    let mut start: Option<(usize, usize)> = None;
+    for (column, (at, c)) in line.char_indices().enumerate() {
+        match (c.is_whitespace(), start) {
+            (true, Some((from, from_column))) => {
+                out.push((&line[from..at], from_column + 1));
+                start = None;
+            }
+            (false, None) => start = Some((at, column)),
+            _ => {}
+        }
+    }
+    if let Some((from, from_column)) = start {
+        out.push((&line[from..], from_column + 1));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `check_table` says of `text`, read from `t.txt`.
+    fn check(text: &str, expected: &str) {
+        let error = check_table("t.txt", text).expect_err("a bad table");
+        assert_eq!(error.to_string(), format!("bad board: {expected}"));
+    }
+
+    #[test]
+    fn a_tables_errors_name_the_line_and_the_column_in_characters() {
+        check("\t0  é 1\n", "t.txt:1:5: `é` is not a number");
+        check("Board 5\n", "t.txt:1:1: `Board 5` is not `Board W W`");
+        check(
+            "Board 6 6\n0 0 1 1 2\n0 0 1 1 2\n3 3 4 4 5\n3 3 4 4 5\n0 0 0 0 0\n",
+            "t.txt: `Board 6 6` declared, but the table has 5 rows",
+        );
+        check(
+            "0 0 1 1 2\n0 0 1 1 2\n3 3 4 4 0\n3 3 4 4 0\n0 0 0 0 0\n",
+            "t.txt: room 4 has no cell",
+        );
+        // The engine, given the text alone, names the table's line.
+        let error = parse_table("0 0 1 1 2\n0 0 x\n").expect_err("a bad table");
+        assert_eq!(
+            error.to_string(),
+            "bad board: table line 2: `x` is not a number"
+        );
+        let good = "0 0 1 1 2\n0 0 1 1 2\n3 3 4 4 5\n3 3 4 4 5\n0 0 0 0 0\n";
+        assert!(check_table("t.txt", good).is_ok());
+        assert_eq!(parse_table(good).expect("a good table").0, 5);
+    }
 }

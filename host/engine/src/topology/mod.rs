@@ -5,7 +5,7 @@ mod grid;
 mod ring;
 mod rooms;
 
-pub use grid::Grid;
+pub use grid::{Grid, check_table};
 pub use ring::Ring;
 pub use rooms::Rooms;
 
