@@ -51,10 +51,13 @@ pub enum LogError {
         path: String,
         source: std::io::Error,
     },
-    #[error("{path}:{line}: {message}")]
+    /// A line that is not what a log holds: `FILE:LINE:COLUMN: message`
+    /// (the column where JSON parsing stopped; none for a whole line).
+    #[error("{path}:{line}{}: {message}", column.map(|c| format!(":{c}")).unwrap_or_default())]
     Parse {
         path: String,
         line: usize,
+        column: Option<usize>,
         message: String,
     },
     #[error("{path}: the file is empty")]
@@ -167,10 +170,18 @@ impl GameLog {
                 path: name.to_string(),
                 source,
             })?;
-            let parse_err = |e: serde_json::Error| LogError::Parse {
-                path: name.to_string(),
-                line: i + 1,
-                message: e.to_string(),
+            // Each line is parsed alone: serde_json's place is always its
+            // line 1, so only the column is kept, and its words for the
+            // place are dropped.
+            let parse_err = |e: serde_json::Error| {
+                let message = e.to_string();
+                let place = format!(" at line {} column {}", e.line(), e.column());
+                LogError::Parse {
+                    path: name.to_string(),
+                    line: i + 1,
+                    column: (e.column() > 0).then_some(e.column()),
+                    message: message.strip_suffix(&place).unwrap_or(&message).to_string(),
+                }
             };
             if line.trim().is_empty() {
                 continue;
@@ -194,6 +205,7 @@ impl GameLog {
             return Err(LogError::Parse {
                 path: name.to_string(),
                 line: 1,
+                column: None,
                 message: format!(
                     "log format {} is not the format {LOG_FORMAT} this host reads",
                     header.format

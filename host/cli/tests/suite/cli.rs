@@ -92,6 +92,48 @@ fn a_logged_game_replays_identically_and_a_tampered_one_does_not() {
     );
 }
 
+/// A log that is not one, or is cut short: `clue replay` names the file,
+/// the line and the column where reading stopped, and exits 2.
+#[test]
+fn a_broken_log_is_named_at_its_line_and_column() {
+    let (_log_dir, log) = temp("game.jsonl");
+    let log_s = log.to_str().unwrap();
+    let out = clue(&["play", "--seed", "3", "--quiet", "--log", log_s]);
+    assert!(out.status.success(), "{}", text(&out).1);
+    let content = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = content.lines().collect();
+    let cases = [
+        // Cut short in the middle of its third line.
+        (
+            format!("{}\n{}\n{{\"event\": ", lines[0], lines[1]),
+            ":3:10: EOF while parsing a value".to_string(),
+        ),
+        // Another format's header.
+        (
+            content.replacen("\"clue-arena-log\":\"1\"", "\"clue-arena-log\":\"9\"", 1),
+            ":1: log format 9 is not the format 1 this host reads".to_string(),
+        ),
+        (String::new(), ": the file is empty".to_string()),
+    ];
+    for (broken, expected) in cases {
+        std::fs::write(&log, &broken).unwrap();
+        let out = clue(&["replay", log_s]);
+        assert_eq!(out.status.code(), Some(2), "{expected}");
+        assert_eq!(text(&out).1.trim_end(), format!("error: {log_s}{expected}"));
+    }
+    // A seat that is not a number: serde reads an event whole before its
+    // fields, so the column is where the event ends.
+    let broken = content.replacen("\"seat\":0", "\"seat\":\"x\"", 1);
+    std::fs::write(&log, &broken).unwrap();
+    let out = clue(&["replay", log_s]);
+    assert_eq!(out.status.code(), Some(2));
+    let column = broken.lines().nth(1).unwrap().len();
+    assert_eq!(
+        text(&out).1.trim_end(),
+        format!("error: {log_s}:2:{column}: invalid type: string \"x\", expected u8")
+    );
+}
+
 /// `--log` names a file that cannot be written: refused before the game is
 /// played (it was refused after, the game lost). A game that cannot start
 /// leaves a log already there as it was, and makes none.
