@@ -4,7 +4,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use clue_web::{ServeOptions, serve};
 
 #[derive(clap::Args)]
@@ -56,8 +56,8 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let bots = match &args.tournament {
-        Some(path) => clue_arena::config::load(path)
-            .with_context(|| format!("cannot read the tournament file {}", path.display()))?
+        // Its errors name the file, line and column already.
+        Some(path) => clue_arena::config::load(path)?
             .bots
             .into_iter()
             .map(|b| b.spec)

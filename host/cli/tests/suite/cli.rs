@@ -134,6 +134,29 @@ fn a_broken_log_is_named_at_its_line_and_column() {
     );
 }
 
+/// `clue serve --tournament` with a broken file stops before it listens,
+/// naming the file's line and column once, as `clue tournament check` does.
+#[test]
+fn serve_refuses_a_broken_tournament_file_at_its_place() {
+    let (_dir, file) = temp("t.yaml");
+    std::fs::write(
+        &file,
+        "variant: speedclue\nplayers: four\nschedule: {kind: all-seatings}\nbots: []\n",
+    )
+    .unwrap();
+    let file_s = file.to_str().unwrap();
+    let expected =
+        format!("error: {file_s}:2:10: expected a whole number from 0 to 255, found `four`");
+    for args in [
+        &["serve", "--port", "0", "--tournament", file_s][..],
+        &["tournament", "check", file_s][..],
+    ] {
+        let out = clue(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(text(&out).1.trim_end(), expected, "{args:?}");
+    }
+}
+
 /// `--log` names a file that cannot be written: refused before the game is
 /// played (it was refused after, the game lost). A game that cannot start
 /// leaves a log already there as it was, and makes none.
