@@ -91,8 +91,14 @@ pub enum StoreError {
     },
     #[error("{path}: {message}")]
     Postgres { path: String, message: String },
-    #[error("{path}: cannot make the store: {message}")]
-    Open { path: String, message: String },
+    /// A SQLite file that cannot be opened (`doing`: "open") or made
+    /// ("make"), with the system's reason.
+    #[error("{path}: cannot {doing} the store: {message}")]
+    Open {
+        path: String,
+        doing: &'static str,
+        message: String,
+    },
     #[error(
         "{path} has store schema version {found}; this clue reads version {expected} only \
          (use the clue that made it, or another store)"
@@ -708,6 +714,23 @@ mod tests {
             "{error}"
         );
         assert!(!dir.path().join("nothere").exists(), "nothing made");
+        // A folder named as the store, and a file system that makes no
+        // files: the system's reason, once.
+        let error = Store::open(dir.path()).err().expect("refused");
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "{}: cannot open the store: Is a directory (os error 21)",
+                dir.path().display()
+            )
+        );
+        let error = Store::open(Path::new("/proc/t.sqlite"))
+            .err()
+            .expect("refused");
+        assert_eq!(
+            error.to_string(),
+            "/proc/t.sqlite: cannot make the store: No such file or directory (os error 2)"
+        );
     }
 
     /// A small tournament file: one game of `generalized` between two bots.

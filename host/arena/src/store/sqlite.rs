@@ -29,10 +29,11 @@ impl SqliteStore {
         {
             return Err(StoreError::Open {
                 path: name,
+                doing: "make",
                 message: format!("its folder {} does not exist", folder.display()),
             });
         }
-        let conn = Connection::open(path).map_err(sql)?;
+        let conn = Connection::open(path).map_err(|e| cannot_open(path, &name, e))?;
         conn.busy_timeout(std::time::Duration::from_secs(10))
             .map_err(sql)?;
         conn.execute_batch(
@@ -506,5 +507,38 @@ impl Backend for SqliteStore {
             )
             .optional()
             .map_err(|e| self.sql(e))
+    }
+}
+
+/// SQLite's "unable to open database file" (its whole message repeats the
+/// path and the code), told as the system's reason where one opening of
+/// the file by hand finds it (a folder, no permission, a file system that
+/// makes no files). A file that opening makes is removed again.
+fn cannot_open(path: &Path, name: &str, error: rusqlite::Error) -> StoreError {
+    if error.sqlite_error_code() == Some(rusqlite::ErrorCode::CannotOpen) {
+        let existed = path.exists();
+        match std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+        {
+            Err(reason) => {
+                return StoreError::Open {
+                    path: name.to_string(),
+                    doing: if existed { "open" } else { "make" },
+                    message: reason.to_string(),
+                };
+            }
+            Ok(_) if !existed => {
+                let _ = std::fs::remove_file(path);
+            }
+            Ok(_) => {}
+        }
+    }
+    StoreError::Sql {
+        path: name.to_string(),
+        source: error,
     }
 }
