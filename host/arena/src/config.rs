@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use clue_engine::{ConfigError, GameConfig, GameOptions, acting_seats};
 use clue_plugin_api::Variant;
+use clue_runtime::suggest::did_you_mean;
 use serde::{Deserialize, Serialize};
 use serde_saphyr::Spanned;
 use sha2::{Digest, Sha256};
@@ -269,9 +270,10 @@ pub fn parse(text: &str, file: &str, base_dir: &Path) -> Result<Tournament, File
         err(
             Pos::from(&raw.variant),
             format!(
-                "unknown variant `{}` (expected one of: {})",
+                "unknown variant `{}` (expected one of: {}){}",
                 raw.variant.value,
-                Variant::ALL.map(Variant::name).join(", ")
+                Variant::ALL.map(Variant::name).join(", "),
+                did_you_mean(&raw.variant.value, Variant::ALL.map(Variant::name)),
             ),
         )
     })?;
@@ -496,8 +498,9 @@ fn schedule_of(schedule: &Spanned<RawSchedule>, file: &str) -> Result<ScheduleKi
             return Err(err(
                 Pos::from(&schedule.value.kind),
                 format!(
-                    "unknown schedule kind `{other}` (expected {})",
-                    ScheduleKind::NAMES
+                    "unknown schedule kind `{other}` (expected {}){}",
+                    ScheduleKind::NAMES,
+                    did_you_mean(other, ["all-seatings", "random", "speedclue-contest"]),
                 ),
             ));
         }

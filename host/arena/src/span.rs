@@ -40,9 +40,33 @@ pub fn yaml_error(error: &serde_saphyr::Error, text: &str) -> (Pos, String) {
         (Some((min, max)), Some(found)) => {
             format!("expected a whole number from {min} to {max}, found `{found}`")
         }
-        _ => message,
+        _ => {
+            let hint = unknown_name_hint(&message);
+            message + &hint
+        }
     };
     (pos, message)
+}
+
+/// For the parser's `unknown field `X`, expected one of a, b, c` (or
+/// `expected `a` or `b``, and the same for an unknown variant), the name
+/// among those that `X` is a slip of, as `": did you mean `a`?"`.
+fn unknown_name_hint(message: &str) -> String {
+    let Some(rest) = message
+        .strip_prefix("unknown field `")
+        .or_else(|| message.strip_prefix("unknown variant `"))
+    else {
+        return String::new();
+    };
+    let Some((word, expected)) = rest.split_once("`, expected ") else {
+        return String::new();
+    };
+    let expected = expected.strip_prefix("one of ").unwrap_or(expected);
+    let names = expected
+        .split([',', ' '])
+        .map(|name| name.trim_matches('`'))
+        .filter(|name| !name.is_empty() && *name != "or");
+    clue_runtime::suggest::did_you_mean(word, names)
 }
 
 /// The range of the integer type a parser message names (`invalid u8`).
@@ -126,8 +150,20 @@ mod tests {
     #[test]
     fn other_errors_keep_the_parsers_first_line_without_the_place() {
         check(
-            "cont: 1\n",
-            "1:1: unknown field `cont`, expected one of count, total",
+            "limit: 1\n",
+            "1:1: unknown field `limit`, expected one of count, total",
+        );
+    }
+
+    #[test]
+    fn an_unknown_field_that_is_a_slip_gets_its_name() {
+        check(
+            "count: 1\ntotl: 2\n",
+            "2:1: unknown field `totl`, expected one of count, total: did you mean `total`?",
+        );
+        check(
+            "Count: 1\n",
+            "1:1: unknown field `Count`, expected one of count, total: did you mean `count`?",
         );
     }
 }

@@ -58,7 +58,7 @@ pub struct StrengthArgs {
     #[arg(long, value_name = "N")]
     rival_games: Option<u32>,
     /// Only these variants (repeatable; default: all)
-    #[arg(long = "variant", value_name = "NAME")]
+    #[arg(long = "variant", value_name = "NAME", value_parser = crate::options::variant)]
     variants: Vec<Variant>,
     /// Seats per game (default: each variant's default table size)
     #[arg(long)]

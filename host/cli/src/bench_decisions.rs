@@ -26,7 +26,7 @@ pub struct DecisionsArgs {
     players: u8,
     /// Only these variants (repeatable; default: the classic-deck variants
     /// speedclue, classic, csci306 and uniclue, and framework)
-    #[arg(long = "variant", value_name = "NAME")]
+    #[arg(long = "variant", value_name = "NAME", value_parser = crate::options::variant)]
     variants: Vec<Variant>,
     /// First game seed; game i uses seed + i
     #[arg(long, default_value_t = 1)]

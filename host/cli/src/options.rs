@@ -12,7 +12,7 @@ use serde::Deserialize;
 #[derive(Args, Clone, Debug, Default)]
 pub struct VariantArgs {
     /// The variant: classic, csci306, framework, uniclue, generalized, cyberclue, speedclue
-    #[arg(long)]
+    #[arg(long, value_parser = variant)]
     pub variant: Option<Variant>,
     /// Seats at the table (generalized: p)
     #[arg(long)]
@@ -157,6 +157,15 @@ impl VariantFile {
             }
         })
     }
+}
+
+/// A `--variant` flag's value, with the variant a slip of a name was
+/// meant to be.
+pub fn variant(name: &str) -> Result<Variant, String> {
+    name.parse::<Variant>().map_err(|e| {
+        let hint = clue_runtime::suggest::did_you_mean(name, Variant::ALL.map(Variant::name));
+        format!("{e}{hint}")
+    })
 }
 
 /// `:LINE:COLUMN` after a file's name, or nothing for line 0 (unknown).

@@ -88,16 +88,22 @@ pub struct BotSpec {
 pub enum SpecError {
     #[error("bot `{0}` has no kind: write it as KIND:TARGET, e.g. builtin:notebook")]
     NoKind(String),
-    #[error("bot `{spec}`: unknown kind `{kind}` (expected one of: {expected})")]
+    /// `hint`: [`crate::suggest::did_you_mean`]'s, or nothing.
+    #[error("bot `{spec}`: unknown kind `{kind}` (expected one of: {expected}){hint}")]
     UnknownKind {
         spec: String,
         kind: String,
         expected: String,
+        hint: String,
     },
     #[error("bot `{0}`: nothing after the colon")]
     NoTarget(String),
-    #[error("unknown built-in bot `{name}` (built-in bots: {known})")]
-    UnknownBuiltin { name: String, known: String },
+    #[error("unknown built-in bot `{name}` (built-in bots: {known}){hint}")]
+    UnknownBuiltin {
+        name: String,
+        known: String,
+        hint: String,
+    },
     #[error("bot `{spec}`: {kind} bots are not supported by this build of the host yet")]
     Unsupported { spec: String, kind: &'static str },
     /// A wasm bot that does not load (docs/wasm.md).
@@ -114,6 +120,15 @@ pub enum SpecError {
     Human,
 }
 
+/// The error for a built-in bot name that is none of [`BUILTINS`].
+fn unknown_builtin(name: &str) -> SpecError {
+    SpecError::UnknownBuiltin {
+        name: name.into(),
+        known: BUILTINS.join(", "),
+        hint: crate::suggest::did_you_mean(name, BUILTINS),
+    }
+}
+
 impl FromStr for BotSpec {
     type Err = SpecError;
 
@@ -128,16 +143,14 @@ impl FromStr for BotSpec {
                 spec: s.into(),
                 kind: kind.into(),
                 expected: BotKind::ALL.map(BotKind::name).join(", "),
+                hint: crate::suggest::did_you_mean(kind, BotKind::ALL.map(BotKind::name)),
             })?;
         let target = target.trim();
         if target.is_empty() {
             return Err(SpecError::NoTarget(s.into()));
         }
         if kind == BotKind::Builtin && !BUILTINS.contains(&target) && target != HUMAN {
-            return Err(SpecError::UnknownBuiltin {
-                name: target.into(),
-                known: BUILTINS.join(", "),
-            });
+            return Err(unknown_builtin(target));
         }
         Ok(BotSpec {
             kind,
@@ -260,10 +273,7 @@ pub fn connect_with(
     tracing::debug!(bot = %spec, runtime = runtime_of(spec.kind), "seating");
     match spec.kind {
         BotKind::Builtin if spec.target == HUMAN => Err(SpecError::Human),
-        BotKind::Builtin => builtin(&spec.target).ok_or_else(|| SpecError::UnknownBuiltin {
-            name: spec.target.clone(),
-            known: BUILTINS.join(", "),
-        }),
+        BotKind::Builtin => builtin(&spec.target).ok_or_else(|| unknown_builtin(&spec.target)),
         BotKind::Native => crate::native::isolated::IsolatedNative::spawn(
             std::path::Path::new(&spec.target),
             &process_limits(crate::native::isolated::worker_limits()),

@@ -21,6 +21,7 @@ pub mod native;
 pub mod process;
 pub mod sandbox;
 pub mod sticky;
+pub mod suggest;
 pub mod wasm;
 
 include!(concat!(env!("OUT_DIR"), "/engine_code.rs"));

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use clue_plugin_api::Variant;
 use clue_runtime::bots::{BUILTINS, BotKind, BotSpec};
+use clue_runtime::suggest::did_you_mean;
 use serde::{Deserialize, Serialize};
 use serde_saphyr::Spanned;
 
@@ -123,9 +124,10 @@ pub(super) fn validate_bot(
             err(
                 Pos::from(&bot.kind),
                 format!(
-                    "bot `{name}`: unknown kind `{}` (expected one of: {})",
+                    "bot `{name}`: unknown kind `{}` (expected one of: {}){}",
                     bot.kind.value,
-                    BotKind::ALL.map(BotKind::name).join(", ")
+                    BotKind::ALL.map(BotKind::name).join(", "),
+                    did_you_mean(&bot.kind.value, BotKind::ALL.map(BotKind::name)),
                 ),
             )
         })?;
@@ -181,8 +183,9 @@ pub(super) fn validate_bot(
                 return Err(err(
                     target_pos,
                     format!(
-                        "bot `{name}`: unknown built-in bot `{text}` (built-in bots: {})",
-                        BUILTINS.join(", ")
+                        "bot `{name}`: unknown built-in bot `{text}` (built-in bots: {}){}",
+                        BUILTINS.join(", "),
+                        did_you_mean(text, BUILTINS),
                     ),
                 ));
             }

@@ -128,7 +128,7 @@ fn unknown_fields_and_bad_values() {
         ),
         3,
         1,
-        "unknown field `concurency`, expected one of variant, players, options, seed, concurrency, limits, sandbox, store, schedule, sweep, bots",
+        "unknown field `concurency`, expected one of variant, players, options, seed, concurrency, limits, sandbox, store, schedule, sweep, bots: did you mean `concurrency`?",
     );
     check(
         &format!(
@@ -154,13 +154,32 @@ fn unknown_fields_and_bad_values() {
         &format!("variant: speedcleu\nschedule: {{kind: all-seatings}}\n{GOOD_BOTS}"),
         1,
         10,
-        "unknown variant `speedcleu` (expected one of: classic, csci306, framework, uniclue, generalized, cyberclue, speedclue)",
+        "unknown variant `speedcleu` (expected one of: classic, csci306, framework, uniclue, generalized, cyberclue, speedclue): did you mean `speedclue`?",
+    );
+    check(
+        &format!("variant: speedclue\nschedule: {{kind: randum, games: 3}}\n{GOOD_BOTS}"),
+        2,
+        18,
+        "unknown schedule kind `randum` (expected all-seatings, random or speedclue-contest): did you mean `random`?",
     );
     check(
         "variant: speedclue\nplayers: 4\nschedule: {kind: all-seatings}\nbots:\n  - {name: a, kind: builtin, path: notebook}\n  - {name: b, kind: builtin, path: sherlock}\n",
         6,
         36,
         "bot `b`: unknown built-in bot `sherlock` (built-in bots: clueless, notebook, sleuth, rival)",
+    );
+    // A slip of a name gets the name it is a slip of.
+    check(
+        "variant: speedclue\nplayers: 4\nschedule: {kind: all-seatings}\nbots:\n  - {name: a, kind: builtin, path: notebook}\n  - {name: b, kind: builtin, path: Sleth}\n",
+        6,
+        36,
+        "bot `b`: unknown built-in bot `Sleth` (built-in bots: clueless, notebook, sleuth, rival): did you mean `sleuth`?",
+    );
+    check(
+        "variant: speedclue\nplayers: 4\nschedule: {kind: all-seatings}\nbots:\n  - {name: a, kind: builtin, path: notebook}\n  - {name: b, kind: buildin, path: sleuth}\n",
+        6,
+        21,
+        "bot `b`: unknown kind `buildin` (expected one of: builtin, native, native-trusted, wasm, jsonl, framework, uniclue, speedclue): did you mean `builtin`?",
     );
 }
 

@@ -233,6 +233,27 @@ fn bad_flags_exit_with_code_two_and_a_clear_message() {
         &["play", "--bot", "carrier:pigeon"],
         "unknown kind `carrier`",
     );
+    // A slip of a name gets the name it is a slip of; a word far from
+    // every name (above) gets none.
+    check(
+        &["play", "--variant", "speedcleu"],
+        "speedclue): did you mean `speedclue`?\n",
+    );
+    check(
+        &["play", "--bot", "builtin:Sleth"],
+        "rival): did you mean `sleuth`?\n",
+    );
+    check(
+        &["play", "--bot", "jsnl:python3 bot.py"],
+        "speedclue): did you mean `jsonl`?\n",
+    );
+    for no_hint in [
+        &["play", "--variant", "chess"][..],
+        &["play", "--bot", "builtin:sherlock"][..],
+    ] {
+        let out = clue(no_hint);
+        assert!(!text(&out).1.contains("did you mean"), "{no_hint:?}");
+    }
     check(
         &[
             "play",
@@ -304,7 +325,7 @@ fn variant_files_give_options_and_precise_errors() {
         format!(
             "error: {}:3:1: unknown field `itemz`, expected one of variant, players, \
              max_rounds, items, hidden, rooms, query_limit, contest_rules, width, persons, \
-             weapons, layout, setup, table",
+             weapons, layout, setup, table: did you mean `items`?",
             bad.display()
         ),
     );
