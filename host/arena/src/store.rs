@@ -701,7 +701,7 @@ mod tests {
     }
 
     #[test]
-    fn a_store_in_a_folder_that_is_not_there_is_named_so() {
+    fn a_store_that_cannot_be_opened_or_made_is_named_for_why() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("nothere/t.sqlite");
         let error = Store::open(&path).err().expect("refused");
@@ -722,6 +722,22 @@ mod tests {
             format!(
                 "{}: cannot open the store: Is a directory (os error 21)",
                 dir.path().display()
+            )
+        );
+        let yaml = dir.path().join("t.yaml");
+        std::fs::write(&yaml, "variant: speedclue\nbots: []\n".repeat(40)).unwrap();
+        let error = Store::open(&yaml).err().expect("refused");
+        let kept = std::fs::read_to_string(&yaml).unwrap();
+        assert_eq!(
+            kept,
+            "variant: speedclue\nbots: []\n".repeat(40),
+            "left as it was"
+        );
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "{}: cannot open the store: it is not a results store (not a SQLite database)",
+                yaml.display()
             )
         );
         let error = Store::open(Path::new("/proc/t.sqlite"))

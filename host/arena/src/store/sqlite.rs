@@ -66,7 +66,18 @@ impl SqliteStore {
              -- Version 1 had no schedule: the tables above are the upgrade.
              UPDATE meta SET value = '2' WHERE key = 'format' AND value = '1';",
         )
-        .map_err(sql)?;
+        .map_err(|e| {
+            // Any other file named as the store (a tournament file, say).
+            if e.sqlite_error_code() == Some(rusqlite::ErrorCode::NotADatabase) {
+                StoreError::Open {
+                    path: name.clone(),
+                    doing: "open",
+                    message: "it is not a results store (not a SQLite database)".into(),
+                }
+            } else {
+                sql(e)
+            }
+        })?;
         Ok(SqliteStore { conn, path: name })
     }
 
