@@ -41,32 +41,11 @@ pub fn yaml_error(error: &serde_saphyr::Error, text: &str) -> (Pos, String) {
             format!("expected a whole number from {min} to {max}, found `{found}`")
         }
         _ => {
-            let hint = unknown_name_hint(&message);
+            let hint = clue_runtime::suggest::serde_hint(&message);
             message + &hint
         }
     };
     (pos, message)
-}
-
-/// For the parser's `unknown field `X`, expected one of a, b, c` (or
-/// `expected `a` or `b``, and the same for an unknown variant), the name
-/// among those that `X` is a slip of, as `": did you mean `a`?"`.
-fn unknown_name_hint(message: &str) -> String {
-    let Some(rest) = message
-        .strip_prefix("unknown field `")
-        .or_else(|| message.strip_prefix("unknown variant `"))
-    else {
-        return String::new();
-    };
-    let Some((word, expected)) = rest.split_once("`, expected ") else {
-        return String::new();
-    };
-    let expected = expected.strip_prefix("one of ").unwrap_or(expected);
-    let names = expected
-        .split([',', ' '])
-        .map(|name| name.trim_matches('`'))
-        .filter(|name| !name.is_empty() && *name != "or");
-    clue_runtime::suggest::did_you_mean(word, names)
 }
 
 /// The range of the integer type a parser message names (`invalid u8`).

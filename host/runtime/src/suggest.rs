@@ -36,6 +36,29 @@ pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str
         .unwrap_or_default()
 }
 
+/// For a serde message about an unknown name (`unknown field `X`,
+/// expected one of a, b, c`, serde_json's `... one of `a`, `b` at line 1
+/// column 9`, `expected `a` or `b``, and the same for `unknown variant`),
+/// [`did_you_mean`] among the names it lists.
+pub fn serde_hint(message: &str) -> String {
+    let Some(rest) = message
+        .strip_prefix("unknown field `")
+        .or_else(|| message.strip_prefix("unknown variant `"))
+    else {
+        return String::new();
+    };
+    let Some((word, expected)) = rest.split_once("`, expected ") else {
+        return String::new();
+    };
+    let expected = expected.split(" at line ").next().unwrap_or(expected);
+    let expected = expected.strip_prefix("one of ").unwrap_or(expected);
+    let names = expected
+        .split([',', ' '])
+        .map(|name| name.trim_matches('`'))
+        .filter(|name| !name.is_empty() && *name != "or");
+    did_you_mean(word, names)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -63,5 +86,24 @@ mod tests {
     fn the_nearer_of_two_wins_and_the_first_of_a_tie() {
         assert_eq!(closest("seeds", ["seed", "seeds2"]), Some("seed"));
         assert_eq!(closest("cat", ["bat", "hat"]), Some("bat"));
+    }
+
+    #[test]
+    fn serdes_lists_of_names_are_read_in_each_form() {
+        let hint = ": did you mean `speedclue`?";
+        for message in [
+            "unknown variant `speedcleu`, expected one of classic, speedclue",
+            "unknown variant `speedcleu`, expected one of `classic`, `speedclue` at line 1 column 23",
+            "unknown field `speedcleu`, expected `classic` or `speedclue`",
+        ] {
+            assert_eq!(serde_hint(message), hint, "{message}");
+        }
+        for message in [
+            "unknown field `chess`, expected one of classic, speedclue",
+            "invalid type: string \"x\", expected u8",
+            "unknown variant `speedcleu`",
+        ] {
+            assert_eq!(serde_hint(message), "", "{message}");
+        }
     }
 }

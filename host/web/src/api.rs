@@ -105,8 +105,13 @@ pub async fn options(State(app): State<Arc<AppState>>) -> Json<Value> {
 }
 
 fn parse_body<T: for<'de> Deserialize<'de>>(body: &Bytes) -> Result<T, ApiError> {
-    serde_json::from_slice(body)
-        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, format!("bad request body: {e}")))
+    serde_json::from_slice(body).map_err(|e| {
+        let hint = clue_runtime::suggest::serde_hint(&e.to_string());
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("bad request body: {e}{hint}"),
+        )
+    })
 }
 
 /// Builds the game configuration a start request asks for.

@@ -375,6 +375,14 @@ fn bad_start_requests_say_what_is_wrong() {
     let cases = [
         (json!({"variant": "chess"}), "unknown variant"),
         (
+            json!({"variant": "speedcleu"}),
+            "`speedclue` at line 1 column 22: did you mean `speedclue`?",
+        ),
+        (
+            json!({"bots": ["builtin:Sleuth"]}),
+            "rival): did you mean `sleuth`?",
+        ),
+        (
             json!({"players": 9}),
             "csci306 is played by 2 to 6 players, not 9",
         ),
