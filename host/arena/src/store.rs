@@ -1,7 +1,7 @@
 //! The results store: one SQLite file per tournament, or one PostgreSQL
 //! database that many machines share, chosen by the store's name: a
-//! `postgres://` or `postgresql://` URL is PostgreSQL ([`pg`]), anything else
-//! a SQLite file ([`sqlite`]). Both sit behind [`Backend`]; [`Store`] holds
+//! `postgres://` or `postgresql://` URL is PostgreSQL (`pg.rs`), anything else
+//! a SQLite file (`sqlite.rs`). Both sit behind [`Backend`]; [`Store`] holds
 //! the logic they share (fingerprint, log compression, JSON), so the two
 //! behave the same and one set of tests runs against both. Each finished game
 //! is written in one transaction, so after a crash a game is either wholly

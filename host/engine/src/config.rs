@@ -64,7 +64,7 @@ fn option_variants(name: &str) -> Option<(&'static str, &'static [Variant])> {
 }
 
 /// Why option `name` may not be given for `variant`, if it may not
-/// ([`option_variants`]): `` `rooms` applies to uniclue, not speedclue ``.
+/// (`option_variants`): `` `rooms` applies to uniclue, not speedclue ``.
 pub fn option_refused(name: &str, variant: Variant) -> Option<String> {
     let (words, variants) = option_variants(name)?;
     (!variants.contains(&variant)).then(|| format!("`{name}` applies to {words}, not {variant}"))

@@ -296,7 +296,7 @@ fn accusation(deck: &Deck, hidden: &[u8], accusation: &Accusation) -> Result<(),
 }
 
 /// A card an accusation names that its accuser has seen: one it holds, or
-/// one shown to it (see [`seen_card`]).
+/// one shown to it (see `seen_card`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SeenCard {
     pub card: Card,

@@ -4,7 +4,7 @@
 //!
 //! Each option alone is bounded by [`check`]; together they can still ask
 //! for a game that grows large (many rounds of many seats with a big deck),
-//! so [`check_game`] bounds what the whole game can pile up, [`game_bytes`],
+//! so [`check_game`] bounds what the whole game can pile up, [`GameSize::bytes`],
 //! before its thread starts.
 
 use clue_plugin_api::Setup;
@@ -27,7 +27,7 @@ pub const MAX_SPEC: usize = 1024;
 /// The most games in play at once; one more is refused (429) until one ends.
 pub const MAX_GAMES: usize = 16;
 
-/// The most a game may pile up, in bytes of [`game_bytes`].
+/// The most a game may pile up, in bytes of [`GameSize::bytes`].
 pub const MAX_GAME_BYTES: u64 = 16 * 1024 * 1024;
 
 /// The most events one turn logs: its start, a move, a summoned token, a

@@ -167,7 +167,7 @@ fn is_script(path: &Path) -> bool {
 
 /// What is wrong with the files of a bot named on the command line (`clue
 /// play --bot`), looked for where `clue` runs: the checks a tournament makes
-/// at a bot's line before any game ([`file_problem`], a script found
+/// at a bot's line before any game (`file_problem`, a script found
 /// nowhere), so that such a bot is refused by name rather than disqualified
 /// in its game with an error about its scratch folder.
 pub fn given_bot_problem(spec: &BotSpec) -> Option<String> {
@@ -186,7 +186,7 @@ pub fn given_bot_problem(spec: &BotSpec) -> Option<String> {
 
 /// Checks every bot's files, once the builds ran: that each native or wasm
 /// bot's file exists, that a process bot's program does (a path, or a name
-/// on `PATH`), and the rest of [`files_refused`].
+/// on `PATH`), and the rest of `files_refused`.
 pub fn check_files(t: &Tournament) -> Result<(), FileError> {
     refuse_all(t, t.bots.iter())
 }

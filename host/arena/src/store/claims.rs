@@ -163,7 +163,7 @@ const ENGINE_WHAT: &str = "the game engine";
 /// and each board file; and for each built-in bot, the fingerprint of its
 /// code in this `clue` (`clue_runtime::bots::builtin_code`), named
 /// `builtin:NAME`; and the fingerprint of the game engine's code
-/// (`clue_runtime::engine_code`), named [`ENGINE`].
+/// (`clue_runtime::engine_code`), named `ENGINE`.
 pub fn file_hashes(t: &Tournament) -> Vec<FileHash> {
     // Named as the file names them: beside it, else from where `clue` runs
     // (the bots' paths are absolute once read), so that a worker on another

@@ -2,7 +2,7 @@
 //! judge, a Speed Clue server): every line heard is counted, so an error can
 //! name the server's line by its number and quote it.
 //!
-//! [`ServerLines::contest`] speaks the 2014 Speed Clue server's framing
+//! `ServerLines::contest` speaks the 2014 Speed Clue server's framing
 //! instead: a message is what one read delivers (NULs stripped, a trailing
 //! newline tolerated), and messages go out with no line terminator.
 

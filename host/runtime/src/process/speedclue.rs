@@ -11,7 +11,7 @@
 //! Python port's line messager); one that does not gets bare messages. An
 //! answer ends at a newline, or once it is as long as a whole answer to
 //! what was asked (the lengths the contest's server checks), so an answer
-//! split across reads is put together again (see [`Framer`]).
+//! split across reads is put together again (see `Framer`).
 
 use std::io::Write;
 use std::net::{TcpListener, TcpStream};

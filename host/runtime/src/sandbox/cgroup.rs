@@ -30,7 +30,7 @@ const V1_CONTROLLERS: [&str; 3] = ["pids", "memory", "cpuacct"];
 /// The cgroup hierarchy bots are placed in.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Hierarchy {
-    /// v1 controllers: those of [`V1_CONTROLLERS`] that are writable.
+    /// v1 controllers: those of `V1_CONTROLLERS` that are writable.
     V1 { controllers: Vec<&'static str> },
     /// A v2 folder bots' cgroups are made in, and the controllers enabled
     /// for them (of `memory` and `pids`).

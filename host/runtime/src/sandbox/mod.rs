@@ -89,7 +89,7 @@ const ABI_NEEDED: ABI = ABI::V6;
 pub const SCRATCH: &str = "/tmp";
 
 /// The first uid (and gid) of sandboxed bots when the host is root: each bot
-/// gets the next one (wrapping after [`UID_COUNT`]), as IOI's `isolate` gives
+/// gets the next one (wrapping after `UID_COUNT`), as IOI's `isolate` gives
 /// each box its own, so that `RLIMIT_NPROC` counts one bot's processes.
 pub const UID_BASE: u32 = 1_900_000_000;
 const UID_COUNT: u64 = 1_000_000;
