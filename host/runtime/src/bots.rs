@@ -120,8 +120,9 @@ pub enum SpecError {
     Human,
 }
 
-/// The error for a built-in bot name that is none of [`BUILTINS`].
-fn unknown_builtin(name: &str) -> SpecError {
+/// The error for a built-in bot name that is none of [`BUILTINS`] (the
+/// tournament file's check words it the same way).
+pub fn unknown_builtin(name: &str) -> SpecError {
     SpecError::UnknownBuiltin {
         name: name.into(),
         known: BUILTINS.join(", "),

@@ -106,10 +106,11 @@ pub async fn options(State(app): State<Arc<AppState>>) -> Json<Value> {
 
 fn parse_body<T: for<'de> Deserialize<'de>>(body: &Bytes) -> Result<T, ApiError> {
     serde_json::from_slice(body).map_err(|e| {
-        let hint = clue_runtime::suggest::serde_hint(&e.to_string());
+        let message = e.to_string();
+        let hint = clue_runtime::suggest::serde_hint(&message);
         ApiError::new(
             StatusCode::BAD_REQUEST,
-            format!("bad request body: {e}{hint}"),
+            format!("bad request body: {message}{hint}"),
         )
     })
 }

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use clue_plugin_api::Variant;
-use clue_runtime::bots::{BUILTINS, BotKind, BotSpec};
+use clue_runtime::bots::{BUILTINS, BotKind, BotSpec, unknown_builtin};
 use clue_runtime::suggest::did_you_mean;
 use serde::{Deserialize, Serialize};
 use serde_saphyr::Spanned;
@@ -182,11 +182,7 @@ pub(super) fn validate_bot(
             if !BUILTINS.contains(&text) {
                 return Err(err(
                     target_pos,
-                    format!(
-                        "bot `{name}`: unknown built-in bot `{text}` (built-in bots: {}){}",
-                        BUILTINS.join(", "),
-                        did_you_mean(text, BUILTINS),
-                    ),
+                    format!("bot `{name}`: {}", unknown_builtin(text)),
                 ));
             }
             text.to_string()

@@ -7,7 +7,7 @@ use clue_plugin_api::{Card, Variant};
 /// A configuration file the server cannot play, with the file, line and
 /// (when one word is at fault) column: `FILE:LINE:COLUMN: message`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{file}:{line}:{}{message}", column.map(|c| format!("{c}: ")).unwrap_or(" ".into()))]
+#[error("{file}:{line}{}: {message}", column.map(|c| format!(":{c}")).unwrap_or_default())]
 pub struct ConfigFileError {
     pub file: String,
     /// 1-based.
