@@ -224,6 +224,12 @@ impl Game<'_, '_> {
         self.seats[seat.index()].status == Status::Playing
     }
 
+    /// `generalized`: whether the seat's hand is still hidden from the table,
+    /// so it may be interrogated: it has not guessed (a guess reveals it).
+    pub fn holds_hidden_hand(&self, seat: Seat) -> bool {
+        !matches!(self.seats[seat.index()].status, Status::Guessed { .. })
+    }
+
     fn rules(&self) -> Rules {
         self.config.rules(&self.deck)
     }

@@ -66,12 +66,17 @@ impl Game<'_, '_> {
     }
 
     /// Generalized Clue: guess the hidden items, or interrogate one opponent.
+    ///
+    /// Every other seat that has not guessed may be interrogated, a
+    /// disqualified one too: RULES.md section 1 keeps a seat's cards in the
+    /// game after it can no longer answer, and the engine answers for it
+    /// (`disprove`). A seat that guessed has shown its hand to everyone.
     fn generalized_turn(&mut self, seat: Seat) {
         let turn = self.new_turn(seat, None, None);
         let opponents: Vec<Seat> = self
             .all_seats()
             .into_iter()
-            .filter(|&s| s != seat && self.in_play(s))
+            .filter(|&s| s != seat && self.holds_hidden_hand(s))
             .collect();
         if opponents.is_empty() {
             self.forced_guess(seat);

@@ -115,8 +115,8 @@ pub enum Shape {
     NotInDeck(Card),
     /// `generalized`: an interrogation of nobody.
     NoTarget,
-    /// `generalized`: an interrogation of a seat that is not an opponent in
-    /// play.
+    /// `generalized`: an interrogation of itself, of a seat that has guessed,
+    /// or of a seat not at the table.
     NotAnOpponent(Seat),
     /// `generalized`: an interrogation about no items.
     NoItems,
@@ -145,7 +145,10 @@ impl Shape {
             Shape::NotInDeck(card) => format!("named card {card}, which is not in the deck"),
             Shape::NoTarget => "named no opponent to interrogate".to_string(),
             Shape::NotAnOpponent(target) => {
-                format!("interrogated {target}, which is not an opponent in play")
+                format!(
+                    "interrogated {target}, which it may not: only another seat that has not \
+                     guessed may be interrogated"
+                )
             }
             Shape::NoItems => "interrogated with an empty list of items".to_string(),
             Shape::ItemTwice => "listed an item twice".to_string(),

@@ -8,6 +8,7 @@ mod baselines;
 mod boards;
 mod deal;
 mod determinism;
+mod generalized;
 mod invalid;
 mod notebook;
 mod uniclue_sample;
