@@ -99,6 +99,13 @@ pub enum OptionsError {
     },
     #[error(transparent)]
     Config(#[from] clue_engine::ConfigError),
+    /// Values that do not go together, some or all from the variant file:
+    /// `whence` names the file, and the flags given with it.
+    #[error("{whence}: {source}")]
+    Values {
+        whence: String,
+        source: clue_engine::ConfigError,
+    },
     /// An option for another variant than the one played.
     #[error("{given}: {why}")]
     OtherVariant { given: String, why: String },
@@ -299,7 +306,36 @@ impl VariantArgs {
             }
             (None, None) => {}
         }
-        config.validate()?;
+        config.validate().map_err(|source| self.placed(source))?;
         Ok(config)
+    }
+
+    /// A configuration error of values that do not go together, placed when a
+    /// variant file gave some of them: `v.yaml`, or `v.yaml with --players`
+    /// when flags were given too. A board's error names its own file.
+    fn placed(&self, source: clue_engine::ConfigError) -> OptionsError {
+        let Some(path) = &self.variant_file else {
+            return source.into();
+        };
+        if matches!(source, clue_engine::ConfigError::Board(_)) {
+            return source.into();
+        }
+        let flags: Vec<String> = [
+            ("variant", self.variant.is_some()),
+            ("players", self.players.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(name, given)| given.then_some(name))
+        .chain(self.options().given())
+        .map(|name| match name {
+            "contest_rules" => "--no-contest-rules".to_string(),
+            name => format!("--{}", name.replace('_', "-")),
+        })
+        .collect();
+        let whence = match flags.as_slice() {
+            [] => path.display().to_string(),
+            flags => format!("{} with {}", path.display(), flags.join(", ")),
+        };
+        OptionsError::Values { whence, source }
     }
 }

@@ -341,6 +341,45 @@ fn variant_files_give_options_and_precise_errors() {
             wrong_type.display()
         ),
     );
+
+    // Values that do not go together are placed in the file, and named
+    // with the flags given with it.
+    let (_uneven_dir, uneven) = temp("uneven.yaml");
+    std::fs::write(
+        &uneven,
+        "variant: generalized
+items: 20
+hidden: 3
+",
+    )
+    .unwrap();
+    let uneven_s = uneven.to_str().unwrap();
+    let out = clue(&["play", "--variant-file", uneven_s, "--quiet"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out).1.trim_end(),
+        format!(
+            "error: {uneven_s}: generalized needs (n - k) divisible by p: n = 20, k = 3, p = 3"
+        ),
+    );
+    let out = clue(&[
+        "play",
+        "--variant-file",
+        uneven_s,
+        "--players",
+        "4",
+        "--hidden",
+        "2",
+        "--quiet",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out).1.trim_end(),
+        format!(
+            "error: {uneven_s} with --players, --hidden: generalized needs (n - k) divisible \
+             by p: n = 20, k = 2, p = 4"
+        ),
+    );
 }
 
 /// A flag or a variant file's option of another variant would be ignored:
