@@ -34,7 +34,7 @@
 //! deletes them when the game itself is stored.
 
 use std::collections::BTreeSet;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::Path;
 use std::time::Duration;
 

@@ -11,11 +11,8 @@ use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use clue_engine::config::BoardText;
-use clue_engine::validate::{self, Violation};
 use clue_engine::{GameConfig, GameOptions, SeatController, acting_seats};
-use clue_plugin_api::{
-    Accusation, Card, Deck, Event, Position, Reply, Request, Seat, Setup, Suggestion, Variant,
-};
+use clue_plugin_api::{Seat, Variant};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 

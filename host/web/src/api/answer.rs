@@ -231,7 +231,7 @@ fn place(deck: &Deck, to: Position) -> String {
 mod tests {
     use super::*;
     use clue_engine::validate::Shape;
-    use clue_plugin_api::Category;
+    use clue_plugin_api::{Category, Variant};
 
     /// Each rule a person's answer can break is said to them in the second
     /// person, naming the cards.
