@@ -174,7 +174,7 @@ struct RawFile {
 #[serde(deny_unknown_fields)]
 struct RawOptions {
     players: Option<Spanned<u8>>,
-    max_rounds: Option<u32>,
+    max_rounds: Option<Spanned<u32>>,
     items: Option<Spanned<u16>>,
     hidden: Option<Spanned<u16>>,
     rooms: Option<Spanned<Vec<u8>>>,
@@ -195,7 +195,7 @@ impl RawOptions {
     fn plain(&self) -> GameOptions {
         let value = |s: &Spanned<u16>| s.value;
         GameOptions {
-            max_rounds: self.max_rounds,
+            max_rounds: self.max_rounds.as_ref().map(|s| s.value),
             items: self.items.as_ref().map(value),
             hidden: self.hidden.as_ref().map(value),
             rooms: self.rooms.as_ref().map(|s| s.value.clone()),
@@ -210,6 +210,7 @@ impl RawOptions {
     /// Where option `name` (as [`GameOptions::given`] names it) is written.
     fn pos_of(&self, name: &str) -> Option<Pos> {
         match name {
+            "max_rounds" => self.max_rounds.as_ref().map(Pos::from),
             "items" => self.items.as_ref().map(Pos::from),
             "hidden" => self.hidden.as_ref().map(Pos::from),
             "rooms" => self.rooms.as_ref().map(Pos::from),
@@ -361,11 +362,6 @@ pub fn parse(text: &str, file: &str, base_dir: &Path) -> Result<Tournament, File
             (None, None, Some((p, pos))) => (p, Some(pos)),
             (None, None, None) => (GameConfig::default_players(variant), None),
         };
-        let pick = |a: &Option<Spanned<u16>>, b: &Option<Spanned<u16>>| {
-            a.as_ref().or(b.as_ref()).map(|s| (s.value, Pos::from(s)))
-        };
-        let items = pick(&over.items, &base.items);
-        let hidden = pick(&over.hidden, &base.hidden);
         let mut config = over.plain().or(base.plain()).config(variant, players);
         let layout = over.layout.as_ref().or(base.layout.as_ref());
         let table = over.table.as_ref().or(base.table.as_ref());
@@ -388,15 +384,17 @@ pub fn parse(text: &str, file: &str, base_dir: &Path) -> Result<Tournament, File
             .or(options_pos)
             .unwrap_or(Pos::from(&raw.variant));
         if let Err(e) = clue_engine::check(&config) {
-            let pos = match e {
+            let pos = match &e {
                 ConfigError::Board(_) => layout.or(table).map(Pos::from).unwrap_or(fallback),
                 ConfigError::Players { .. } => players_pos.unwrap_or(Pos::from(&raw.variant)),
-                ConfigError::Hidden { .. } | ConfigError::Uneven { .. } => hidden
-                    .or(items)
-                    .map(|x| x.1)
-                    .or(players_pos)
+                e => e
+                    .options()
+                    .iter()
+                    .find_map(|&name| match name {
+                        "players" => players_pos,
+                        name => over.pos_of(name).or(base.pos_of(name)),
+                    })
                     .unwrap_or(fallback),
-                _ => fallback,
             };
             return Err(err(pos, e.to_string()));
         }

@@ -1,5 +1,6 @@
 //! Variant options from flags and from a variant file (YAML), flags winning.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -7,6 +8,8 @@ use clue_engine::config::BoardText;
 use clue_engine::{GameConfig, GameOptions};
 use clue_plugin_api::Variant;
 use serde::Deserialize;
+use serde::de::IgnoredAny;
+use serde_saphyr::Spanned;
 
 /// The variant and its options, as flags.
 #[derive(Args, Clone, Debug, Default)]
@@ -79,6 +82,9 @@ pub struct VariantFile {
     pub layout: Option<PathBuf>,
     pub setup: Option<PathBuf>,
     pub table: Option<PathBuf>,
+    /// Where each field's value is written: (line, column).
+    #[serde(skip)]
+    pub places: BTreeMap<String, (u64, u64)>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -99,6 +105,14 @@ pub enum OptionsError {
     },
     #[error(transparent)]
     Config(#[from] clue_engine::ConfigError),
+    /// A value of the variant file the variant's rules refuse, at its place.
+    #[error("{path}:{line}:{column}: {source}")]
+    At {
+        path: String,
+        line: u64,
+        column: u64,
+        source: clue_engine::ConfigError,
+    },
     /// Values that do not go together, some or all from the variant file:
     /// `whence` names the file, and the flags given with it.
     #[error("{whence}: {source}")]
@@ -154,7 +168,7 @@ impl VariantFile {
         if text.trim().is_empty() {
             return Ok(VariantFile::default());
         }
-        serde_saphyr::from_str(text).map_err(|e| {
+        let parse_error = |e: serde_saphyr::Error| {
             let (pos, message) = clue_arena::span::yaml_error(&e, text);
             OptionsError::Parse {
                 path: name.to_string(),
@@ -162,7 +176,21 @@ impl VariantFile {
                 column: pos.column,
                 message,
             }
-        })
+        };
+        let mut file: VariantFile = serde_saphyr::from_str(text).map_err(parse_error)?;
+        // The same text again, for where each value is written.
+        let places: BTreeMap<String, Spanned<IgnoredAny>> =
+            serde_saphyr::from_str(text).map_err(parse_error)?;
+        file.places = places
+            .iter()
+            .map(|(key, value)| {
+                (
+                    key.clone(),
+                    (value.referenced.line(), value.referenced.column()),
+                )
+            })
+            .collect();
+        Ok(file)
     }
 }
 
@@ -268,7 +296,7 @@ impl VariantArgs {
             .unwrap_or_else(|| GameConfig::default_players(variant));
         self.refuse_other_variants(&file, variant)?;
         let mut config = self.options().or(file.options()).config(variant, players);
-        if let Some(path) = self.table.clone().or(file.table) {
+        if let Some(path) = self.table.clone().or(file.table.clone()) {
             let text = read(&path)?;
             clue_engine::config::check_table(&path.display().to_string(), &text)?;
             config.framework.table = Some(text);
@@ -277,8 +305,8 @@ impl VariantArgs {
             Some(_) => name,
             None => "from the variant file",
         };
-        let layout = self.layout.clone().or(file.layout);
-        let setup = self.setup.clone().or(file.setup);
+        let layout = self.layout.clone().or(file.layout.clone());
+        let setup = self.setup.clone().or(file.setup.clone());
         match (layout, setup) {
             (Some(layout), Some(setup)) => {
                 config.board = Some(BoardText {
@@ -306,19 +334,36 @@ impl VariantArgs {
             }
             (None, None) => {}
         }
-        config.validate().map_err(|source| self.placed(source))?;
+        config
+            .validate()
+            .map_err(|source| self.placed(source, &file))?;
         Ok(config)
     }
 
-    /// A configuration error of values that do not go together, placed when a
-    /// variant file gave some of them: `v.yaml`, or `v.yaml with --players`
-    /// when flags were given too. A board's error names its own file.
-    fn placed(&self, source: clue_engine::ConfigError) -> OptionsError {
+    /// A configuration error, placed when the variant file gave a value it
+    /// is about: at the value (`v.yaml:2:8`) when no flag gave one of them,
+    /// else `v.yaml with --players`. A board's error names its own file.
+    fn placed(&self, source: clue_engine::ConfigError, file: &VariantFile) -> OptionsError {
         let Some(path) = &self.variant_file else {
             return source.into();
         };
         if matches!(source, clue_engine::ConfigError::Board(_)) {
             return source.into();
+        }
+        let given = self.options().given();
+        let flagged = |name: &str| match name {
+            "players" => self.players.is_some(),
+            name => given.contains(&name),
+        };
+        let about = source.options();
+        let place = about.iter().find_map(|&name| file.places.get(name));
+        if let (false, Some(&(line, column))) = (about.iter().any(|&name| flagged(name)), place) {
+            return OptionsError::At {
+                path: path.display().to_string(),
+                line,
+                column,
+                source,
+            };
         }
         let flags: Vec<String> = [
             ("variant", self.variant.is_some()),

@@ -275,7 +275,7 @@ pub enum ConfigError {
     #[error("framework needs a width of at least 5, got {0}")]
     Width(u16),
     #[error("framework needs at least one person and one weapon")]
-    FrameworkCards,
+    FrameworkCards { persons: u16, weapons: u16 },
     #[error("max_rounds must be at least 1")]
     MaxRounds,
     #[error("the fixed deal is not valid: {0}")]
@@ -284,6 +284,26 @@ pub enum ConfigError {
     NoBoard(Variant),
     #[error("bad board: {0}")]
     Board(String),
+}
+
+impl ConfigError {
+    /// The options whose values the error is about (named as
+    /// [`GameOptions::given`] names them, and `players`), the likeliest
+    /// culprit first: a file that gave one places the error at it. None for
+    /// a board's error, which names its own file.
+    pub fn options(&self) -> &'static [&'static str] {
+        match self {
+            ConfigError::Players { .. } => &["players"],
+            ConfigError::Hidden { .. } => &["hidden", "items"],
+            ConfigError::Uneven { .. } => &["hidden", "items", "players"],
+            ConfigError::UniclueRoom(_) => &["rooms"],
+            ConfigError::Width(_) => &["width"],
+            ConfigError::FrameworkCards { persons: 0, .. } => &["persons"],
+            ConfigError::FrameworkCards { .. } => &["weapons"],
+            ConfigError::MaxRounds => &["max_rounds"],
+            ConfigError::Deal(_) | ConfigError::NoBoard(_) | ConfigError::Board(_) => &[],
+        }
+    }
 }
 
 impl GameConfig {
@@ -356,7 +376,10 @@ impl GameConfig {
                     return Err(ConfigError::Width(self.framework.width));
                 }
                 if self.framework.persons == 0 || self.framework.weapons == 0 {
-                    return Err(ConfigError::FrameworkCards);
+                    return Err(ConfigError::FrameworkCards {
+                        persons: self.framework.persons,
+                        weapons: self.framework.weapons,
+                    });
                 }
             }
             _ => {}

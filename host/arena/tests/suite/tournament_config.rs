@@ -76,6 +76,40 @@ fn a_player_count_the_variant_forbids() {
     );
 }
 
+/// A value the variant's rules refuse is named at its place in `options`
+/// or in a sweep setting.
+#[test]
+fn an_option_the_variant_refuses() {
+    check(
+        &format!("variant: uniclue\nplayers: 3\noptions:\n  rooms: [3, 12]\n{GOOD_BOTS}"),
+        4,
+        10,
+        "uniclue room 12 does not exist (rooms are 1 to 9)",
+    );
+    check(
+        &format!("variant: framework\nplayers: 3\noptions: {{persons: 6, width: 4}}\n{GOOD_BOTS}"),
+        3,
+        30,
+        "framework needs a width of at least 5, got 4",
+    );
+    check(
+        &format!(
+            "variant: framework\nplayers: 3\noptions: {{persons: 6, weapons: 0}}\n{GOOD_BOTS}"
+        ),
+        3,
+        32,
+        "framework needs at least one person and one weapon",
+    );
+    check(
+        &format!(
+            "variant: speedclue\nplayers: 3\nschedule: {{kind: random, games: 2}}\nsweep:\n  - {{max_rounds: 9}}\n  - {{max_rounds: 0}}\n{GOOD_BOTS}"
+        ),
+        6,
+        18,
+        "max_rounds must be at least 1",
+    );
+}
+
 /// An option of another variant would be ignored: it is refused at its
 /// place, in `options` and in a sweep setting.
 #[test]

@@ -342,26 +342,63 @@ fn variant_files_give_options_and_precise_errors() {
         ),
     );
 
-    // Values that do not go together are placed in the file, and named
-    // with the flags given with it.
+    // A value the variant's rules refuse is placed at it in the file; values
+    // that do not go together are named with the flags given with the file.
     let (_uneven_dir, uneven) = temp("uneven.yaml");
-    std::fs::write(
-        &uneven,
-        "variant: generalized
-items: 20
-hidden: 3
-",
-    )
-    .unwrap();
     let uneven_s = uneven.to_str().unwrap();
-    let out = clue(&["play", "--variant-file", uneven_s, "--quiet"]);
-    assert_eq!(out.status.code(), Some(2));
+    for (yaml, place, message) in [
+        (
+            "variant: generalized\nitems: 20\nhidden: 3\n",
+            "3:9",
+            "generalized needs (n - k) divisible by p: n = 20, k = 3, p = 3",
+        ),
+        (
+            "variant: uniclue\nrooms: [3, 12]\n",
+            "2:8",
+            "uniclue room 12 does not exist (rooms are 1 to 9)",
+        ),
+        (
+            "{variant: framework, width: 3}",
+            "1:29",
+            "framework needs a width of at least 5, got 3",
+        ),
+        (
+            "variant: framework\npersons: 4\nweapons: 0\n",
+            "3:10",
+            "framework needs at least one person and one weapon",
+        ),
+        ("max_rounds: 0\n", "1:13", "max_rounds must be at least 1"),
+        (
+            "variant: cyberclue\nplayers: 3\n",
+            "2:10",
+            "cyberclue is played by 2, 4 or 5 players, not 3",
+        ),
+    ] {
+        std::fs::write(&uneven, yaml).unwrap();
+        let out = clue(&["play", "--variant-file", uneven_s, "--quiet"]);
+        assert_eq!(out.status.code(), Some(2), "{yaml}");
+        assert_eq!(
+            text(&out).1.trim_end(),
+            format!("error: {uneven_s}:{place}: {message}"),
+            "{yaml}"
+        );
+    }
+    // The same value given as a flag is the flag's, not the file's.
+    let out = clue(&[
+        "play",
+        "--variant-file",
+        uneven_s,
+        "--players",
+        "3",
+        "--quiet",
+    ]);
     assert_eq!(
         text(&out).1.trim_end(),
         format!(
-            "error: {uneven_s}: generalized needs (n - k) divisible by p: n = 20, k = 3, p = 3"
+            "error: {uneven_s} with --players: cyberclue is played by 2, 4 or 5 players, not 3"
         ),
     );
+    std::fs::write(&uneven, "variant: generalized\nitems: 20\nhidden: 3\n").unwrap();
     let out = clue(&[
         "play",
         "--variant-file",
