@@ -187,7 +187,7 @@ fn to_person(violation: &Violation, deck: &Deck) -> String {
         }
         Violation::NotATarget { to, targets } => format!(
             "you cannot move to {}: it is not one of the {targets} targets of your roll",
-            place(deck, *to)
+            clue_arena::narrate::place(deck, *to)
         ),
         Violation::DeclinedSuggestion => "you must make a suggestion now".to_string(),
         Violation::Suggestion(shape) => format!("that suggestion {}", shape.describe(deck)),
@@ -217,13 +217,6 @@ fn to_person(violation: &Violation, deck: &Deck) -> String {
             };
             format!("{whence}; the contest rules forbid accusing a card you have seen")
         }
-    }
-}
-
-fn place(deck: &Deck, to: Position) -> String {
-    match to {
-        Position::Room(card) => format!("the {}", deck.name(card)),
-        Position::Cell { row, col } => format!("({row}, {col})"),
     }
 }
 
