@@ -49,7 +49,7 @@ pub struct LiveInsert {
     pub entries: Vec<String>,
 }
 
-/// What a store's database does; [`Store`] adds the logic both share.
+/// What a store's database does; [`Store`](super::Store) adds the logic both share.
 /// Errors name the store ([`Backend::name`]).
 pub trait Backend: Send {
     /// The store's name for messages (no password).
