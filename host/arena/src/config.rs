@@ -177,7 +177,7 @@ struct RawOptions {
     max_rounds: Option<Spanned<u32>>,
     items: Option<Spanned<u16>>,
     hidden: Option<Spanned<u16>>,
-    rooms: Option<Spanned<Vec<u8>>>,
+    rooms: Option<Spanned<Vec<Spanned<u8>>>>,
     query_limit: Option<Spanned<u32>>,
     contest_rules: Option<Spanned<bool>>,
     width: Option<Spanned<u16>>,
@@ -198,7 +198,7 @@ impl RawOptions {
             max_rounds: self.max_rounds.as_ref().map(|s| s.value),
             items: self.items.as_ref().map(value),
             hidden: self.hidden.as_ref().map(value),
-            rooms: self.rooms.as_ref().map(|s| s.value.clone()),
+            rooms: (self.rooms.as_ref()).map(|s| s.value.iter().map(|r| r.value).collect()),
             query_limit: self.query_limit.as_ref().map(|s| s.value),
             contest_rules: self.contest_rules.as_ref().map(|s| s.value),
             width: self.width.as_ref().map(value),
@@ -387,6 +387,11 @@ pub fn parse(text: &str, file: &str, base_dir: &Path) -> Result<Tournament, File
             let pos = match &e {
                 ConfigError::Board(_) => layout.or(table).map(Pos::from).unwrap_or(fallback),
                 ConfigError::Players { .. } => players_pos.unwrap_or(Pos::from(&raw.variant)),
+                // The room itself, not the list.
+                ConfigError::UniclueRoom(bad) => (over.rooms.as_ref().or(base.rooms.as_ref()))
+                    .and_then(|rooms| rooms.value.iter().find(|r| r.value == *bad))
+                    .map(Pos::from)
+                    .unwrap_or(fallback),
                 e => e
                     .options()
                     .iter()

@@ -72,7 +72,8 @@ pub struct VariantFile {
     pub max_rounds: Option<u32>,
     pub items: Option<u16>,
     pub hidden: Option<u16>,
-    pub rooms: Option<Vec<u8>>,
+    /// Each room with where it is written.
+    pub rooms: Option<Vec<Spanned<u8>>>,
     pub query_limit: Option<u32>,
     pub contest_rules: Option<bool>,
     pub width: Option<u16>,
@@ -143,7 +144,7 @@ impl VariantFile {
             max_rounds: self.max_rounds,
             items: self.items,
             hidden: self.hidden,
-            rooms: self.rooms.clone(),
+            rooms: (self.rooms.as_ref()).map(|rooms| rooms.iter().map(|r| r.value).collect()),
             query_limit: self.query_limit,
             contest_rules: self.contest_rules,
             width: self.width,
@@ -356,8 +357,17 @@ impl VariantArgs {
             name => given.contains(&name),
         };
         let about = source.options();
-        let place = about.iter().find_map(|&name| file.places.get(name));
-        if let (false, Some(&(line, column))) = (about.iter().any(|&name| flagged(name)), place) {
+        let place = match (&source, &file.rooms) {
+            // The room itself, not the list.
+            (clue_engine::ConfigError::UniclueRoom(bad), Some(rooms)) => rooms
+                .iter()
+                .find(|r| r.value == *bad)
+                .map(|r| (r.referenced.line(), r.referenced.column())),
+            _ => about
+                .iter()
+                .find_map(|&name| file.places.get(name).copied()),
+        };
+        if let (false, Some((line, column))) = (about.iter().any(|&name| flagged(name)), place) {
             return OptionsError::At {
                 path: path.display().to_string(),
                 line,

@@ -83,7 +83,7 @@ fn an_option_the_variant_refuses() {
     check(
         &format!("variant: uniclue\nplayers: 3\noptions:\n  rooms: [3, 12]\n{GOOD_BOTS}"),
         4,
-        10,
+        14,
         "uniclue room 12 does not exist (rooms are 1 to 9)",
     );
     check(

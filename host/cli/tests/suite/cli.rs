@@ -354,8 +354,13 @@ fn variant_files_give_options_and_precise_errors() {
         ),
         (
             "variant: uniclue\nrooms: [3, 12]\n",
-            "2:8",
+            "2:12",
             "uniclue room 12 does not exist (rooms are 1 to 9)",
+        ),
+        (
+            "variant: uniclue\nrooms:\n  - 3\n  - 0\n",
+            "4:5",
+            "uniclue room 0 does not exist (rooms are 1 to 9)",
         ),
         (
             "{variant: framework, width: 3}",
