@@ -341,9 +341,10 @@ impl VariantArgs {
         Ok(config)
     }
 
-    /// A configuration error, placed when the variant file gave a value it
-    /// is about: at the value (`v.yaml:2:8`) when no flag gave one of them,
-    /// else `v.yaml with --players`. A board's error names its own file.
+    /// A configuration error, placed when the variant file gave the variant
+    /// or a value the error is about: at the value (`v.yaml:2:12`) when no
+    /// flag gave one of them, else `v.yaml with --players`. An error of the
+    /// flags alone, or of a board (which names its own file), is as it is.
     fn placed(&self, source: clue_engine::ConfigError, file: &VariantFile) -> OptionsError {
         let Some(path) = &self.variant_file else {
             return source.into();
@@ -353,10 +354,15 @@ impl VariantArgs {
         }
         let given = self.options().given();
         let flagged = |name: &str| match name {
+            "variant" => self.variant.is_some(),
             "players" => self.players.is_some(),
             name => given.contains(&name),
         };
         let about = source.options();
+        let from_file = |name: &str| file.places.contains_key(name) && !flagged(name);
+        if !from_file("variant") && !about.iter().any(|&name| from_file(name)) {
+            return source.into();
+        }
         let place = match (&source, &file.rooms) {
             // The room itself, not the list.
             (clue_engine::ConfigError::UniclueRoom(bad), Some(rooms)) => rooms

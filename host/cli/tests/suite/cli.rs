@@ -403,6 +403,21 @@ fn variant_files_give_options_and_precise_errors() {
             "error: {uneven_s} with --players: cyberclue is played by 2, 4 or 5 players, not 3"
         ),
     );
+    // A flag's own error does not name a file that gave nothing to it.
+    let out = clue(&[
+        "play",
+        "--variant-file",
+        uneven_s,
+        "--variant",
+        "speedclue",
+        "--players",
+        "8",
+        "--quiet",
+    ]);
+    assert_eq!(
+        text(&out).1.trim_end(),
+        "error: speedclue is played by 3 to 6 players, not 8"
+    );
     std::fs::write(&uneven, "variant: generalized\nitems: 20\nhidden: 3\n").unwrap();
     let out = clue(&[
         "play",
