@@ -204,6 +204,14 @@ pub fn variant(name: &str) -> Result<Variant, String> {
     })
 }
 
+/// The flag that gives option `name` (as [`GameOptions::given`] names it).
+fn flag(name: &str) -> String {
+    match name {
+        "contest_rules" => "--no-contest-rules".to_string(),
+        name => format!("--{}", name.replace('_', "-")),
+    }
+}
+
 /// `:LINE:COLUMN` after a file's name, or nothing for line 0 (unknown).
 fn place(line: u64, column: u64) -> String {
     if line == 0 {
@@ -274,8 +282,7 @@ impl VariantArgs {
                 continue;
             };
             let given = match (flag, &self.variant_file) {
-                (true, _) if name == "contest_rules" => "--no-contest-rules".to_string(),
-                (true, _) => format!("--{}", name.replace('_', "-")),
+                (true, _) => flag(name),
                 (false, Some(path)) => format!("{}: `{name}:`", path.display()),
                 (false, None) => continue,
             };
@@ -387,11 +394,8 @@ impl VariantArgs {
         ]
         .into_iter()
         .filter_map(|(name, given)| given.then_some(name))
-        .chain(self.options().given())
-        .map(|name| match name {
-            "contest_rules" => "--no-contest-rules".to_string(),
-            name => format!("--{}", name.replace('_', "-")),
-        })
+        .chain(given)
+        .map(flag)
         .collect();
         let whence = match flags.as_slice() {
             [] => path.display().to_string(),
