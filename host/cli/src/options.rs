@@ -277,11 +277,11 @@ impl VariantArgs {
             board(&file.layout, &file.setup, &file.table),
             false,
         );
-        for (name, flag) in flags.into_iter().chain(keys) {
+        for (name, by_flag) in flags.into_iter().chain(keys) {
             let Some(why) = clue_engine::config::option_refused(name, variant) else {
                 continue;
             };
-            let given = match (flag, &self.variant_file) {
+            let given = match (by_flag, &self.variant_file) {
                 (true, _) => flag(name),
                 (false, Some(path)) => format!("{}: `{name}:`", path.display()),
                 (false, None) => continue,
