@@ -2,7 +2,8 @@
 //! test starts, see `pg_support`): a coordinator (`clue tournament run
 //! --db postgres://...`, which plays too) and three `clue tournament worker`
 //! processes, one of them killed with SIGKILL five times at moments drawn
-//! from a seeded generator and restarted each time. The results equal those
+//! from a seeded generator and restarted each time, while the coordinator is
+//! stopped (SIGSTOP) as a stalled machine would be. The results equal those
 //! of the same file run on one machine with SQLite, and every game is stored
 //! exactly once. And the refusals: a worker with another bot file, a wrong
 //! URL, a refused login, an unreachable server, another schema version.
@@ -92,6 +93,78 @@ fn wait_for(child: &mut Child, what: &str, guard: Instant) {
     }
 }
 
+/// A child process that is killed when the test ends, even by a panic, so a
+/// stopped coordinator or a worker is not left behind.
+struct Reaped(Child);
+
+impl Drop for Reaped {
+    fn drop(&mut self) {
+        if self.0.try_wait().ok().flatten().is_none() {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+}
+
+fn signal(child: &Reaped, sig: libc::c_int) {
+    // SAFETY: `kill(2)` on the pid of a child not yet waited for, which
+    // therefore names no other process.
+    let rc = unsafe { libc::kill(child.0.id() as libc::pid_t, sig) };
+    assert_eq!(rc, 0, "signal {sig}: {}", std::io::Error::last_os_error());
+}
+
+/// Waits until no other session of the server is running a statement
+/// (sessions waiting on a lock held elsewhere excepted: they change nothing
+/// until it is released), so what a stopped process sent before it stopped,
+/// such as a commit, has taken effect.
+fn settle(sql: &mut postgres::Client, guard: Instant) {
+    loop {
+        let busy: i64 = sql
+            .query_one(
+                "SELECT COUNT(*) FROM pg_stat_activity
+                 WHERE state = 'active' AND pid <> pg_backend_pid()
+                   AND backend_type = 'client backend'
+                   AND wait_event_type IS DISTINCT FROM 'Lock'",
+                &[],
+            )
+            .unwrap()
+            .get(0);
+        if busy == 0 {
+            return;
+        }
+        assert!(Instant::now() < guard, "hang guard: a statement never ends");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+/// Whether another session of the server is inside a transaction.
+fn in_transaction(sql: &mut postgres::Client) -> bool {
+    let open: i64 = sql
+        .query_one(
+            "SELECT COUNT(*) FROM pg_stat_activity
+             WHERE state LIKE 'idle in transaction%' AND pid <> pg_backend_pid()",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    open > 0
+}
+
+/// The games (index, claim count) the worker `who` holds: leased to it, not
+/// done, and not held by an earlier life of it (`orphaned`).
+fn holding(sql: &mut postgres::Client, who: &str, orphaned: &[(i64, i64)]) -> Vec<(i64, i64)> {
+    sql.query(
+        "SELECT idx, claims FROM schedule
+         WHERE worker = $1 AND NOT done AND lease_until IS NOT NULL ORDER BY idx",
+        &[&who],
+    )
+    .unwrap()
+    .iter()
+    .map(|r| (r.get(0), r.get(1)))
+    .filter(|held| !orphaned.contains(held))
+    .collect()
+}
+
 #[test]
 fn a_coordinator_and_three_workers_one_killed_five_times_equal_one_machine() {
     let d = tempfile::tempdir().unwrap();
@@ -104,20 +177,22 @@ fn a_coordinator_and_three_workers_one_killed_five_times_equal_one_machine() {
     let url = pg.database();
     let mut sql = postgres::Client::connect(&url, postgres::NoTls).unwrap();
     let guard = Instant::now() + Duration::from_secs(900);
-    let mut coordinator = clue(&[
-        "tournament",
-        "run",
-        file_s,
-        "--db",
-        &url,
-        "--quiet",
-        "--lease",
-        "2",
-        "--id",
-        "coordinator",
-    ])
-    .spawn()
-    .unwrap();
+    let mut coordinator = Reaped(
+        clue(&[
+            "tournament",
+            "run",
+            file_s,
+            "--db",
+            &url,
+            "--quiet",
+            "--lease",
+            "2",
+            "--id",
+            "coordinator",
+        ])
+        .spawn()
+        .unwrap(),
+    );
     // Workers join once the schedule is written.
     loop {
         let written = sql
@@ -131,51 +206,128 @@ fn a_coordinator_and_three_workers_one_killed_five_times_equal_one_machine() {
         assert!(Instant::now() < guard, "hang guard: no schedule");
         std::thread::sleep(Duration::from_millis(20));
     }
-    let mut steady = [worker(&url, "w1"), worker(&url, "w2")];
-    let mut victim = worker(&url, "w3");
-
+    // While w3 is killed, it is the only one that plays: the coordinator is
+    // stopped (SIGSTOP, as a machine that stalls), and the other workers
+    // start after the last kill. So the tournament cannot end before the
+    // fifth kill, however fast or slow this machine is. The coordinator is
+    // stopped while it holds a game and is not inside a transaction (a row
+    // it locked would stay locked): the game's lease expires, w3 claims it
+    // again, and what the coordinator finishes late must be refused.
+    let stalled = loop {
+        signal(&coordinator, libc::SIGSTOP);
+        settle(&mut sql, guard);
+        let held = holding(&mut sql, "coordinator", &[]);
+        if !held.is_empty() && !in_transaction(&mut sql) {
+            break held;
+        }
+        signal(&coordinator, libc::SIGCONT);
+        if let Some(status) = coordinator.0.try_wait().unwrap() {
+            panic!("the coordinator ended before it was stopped: {status}");
+        }
+        assert!(
+            Instant::now() < guard,
+            "hang guard: the coordinator holds nothing"
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    };
+    eprintln!("the coordinator stopped holding {stalled:?}");
+    let mut victim = Reaped(worker(&url, "w3"));
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(KILL_SEED);
     eprintln!("kill moments from seed {KILL_SEED:#x}");
+    // The games (index, claim count) w3's earlier lives held when killed:
+    // their leases still name w3 until they expire.
+    let mut orphaned: Vec<(i64, i64)> = Vec::new();
     let mut kills = 0;
     while kills < 5 {
-        // Once the victim holds a game, a random moment later.
+        // A moment drawn from the generator: once the store holds 1 to 3
+        // games more than when this life of w3 started, while it holds one.
+        let stored = |sql: &mut postgres::Client| -> i64 {
+            sql.query_one("SELECT COUNT(*) FROM games", &[])
+                .unwrap()
+                .get(0)
+        };
+        let target = stored(&mut sql) + rng.random_range(1..=3);
+        let pause = Duration::from_millis(rng.random_range(0..30));
+        let held = loop {
+            if let Some(status) = victim.0.try_wait().unwrap() {
+                panic!("w3 ended on its own after {kills} kills: {status}");
+            }
+            assert!(Instant::now() < guard, "hang guard: w3 stores nothing");
+            if stored(&mut sql) >= target {
+                std::thread::sleep(pause);
+                // Stopped first, so what it holds cannot change under the look.
+                signal(&victim, libc::SIGSTOP);
+                settle(&mut sql, guard);
+                let held = holding(&mut sql, "w3", &orphaned);
+                if !held.is_empty() {
+                    break held;
+                }
+                // Between a stored game and its next claim: look again.
+                signal(&victim, libc::SIGCONT);
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        // SIGKILL: no chance to give its games back.
+        victim.0.kill().unwrap();
+        victim.0.wait().unwrap();
+        kills += 1;
+        eprintln!("kill {kills} holding {held:?} with {target}+ games stored");
+        orphaned.extend(held);
+        if kills < 5 {
+            victim = Reaped(worker(&url, "w3"));
+        }
+    }
+    let left: i64 = sql
+        .query_one("SELECT COUNT(*) FROM schedule WHERE NOT done", &[])
+        .unwrap()
+        .get(0);
+    eprintln!("{left} games left after the kills");
+    // Nobody plays until the stopped coordinator's leases have expired on
+    // the server's clock; then w3's last start claims the lowest games first,
+    // the coordinator's among them, before the coordinator goes on.
+    let stalled_idx: Vec<i64> = stalled.iter().map(|&(idx, _)| idx).collect();
+    loop {
+        let leased: i64 = sql
+            .query_one(
+                "SELECT COUNT(*) FROM schedule WHERE idx = ANY($1)
+                 AND lease_until >= (extract(epoch FROM clock_timestamp()) * 1000)::BIGINT",
+                &[&stalled_idx],
+            )
+            .unwrap()
+            .get(0);
+        if leased == 0 {
+            break;
+        }
+        assert!(Instant::now() < guard, "hang guard: a lease never expires");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    victim = Reaped(worker(&url, "w3"));
+    for &(idx, claims) in &stalled {
         loop {
-            let holding: i64 = sql
-                .query_one(
-                    "SELECT COUNT(*) FROM schedule WHERE worker = 'w3' AND NOT done
-                     AND lease_until IS NOT NULL",
-                    &[],
-                )
+            let now: i64 = sql
+                .query_one("SELECT claims FROM schedule WHERE idx = $1", &[&idx])
                 .unwrap()
                 .get(0);
-            if holding > 0 {
+            if now > claims {
                 break;
             }
+            if let Some(status) = victim.0.try_wait().unwrap() {
+                panic!("w3 ended before it claimed game {idx} again: {status}");
+            }
             assert!(
-                victim.try_wait().unwrap().is_none(),
-                "the tournament ended after {kills} kills: make it longer"
+                Instant::now() < guard,
+                "hang guard: game {idx} is not claimed again"
             );
-            assert!(Instant::now() < guard, "hang guard: w3 never claims");
             std::thread::sleep(Duration::from_millis(5));
         }
-        let moment = Duration::from_millis(rng.random_range(0..400));
-        std::thread::sleep(moment);
-        assert!(
-            victim.try_wait().unwrap().is_none(),
-            "the tournament ended after {kills} kills: make it longer"
-        );
-        // SIGKILL: no chance to give its games back.
-        victim.kill().unwrap();
-        victim.wait().unwrap();
-        kills += 1;
-        eprintln!("kill {kills} after {moment:?}");
-        victim = worker(&url, "w3");
     }
-    wait_for(&mut coordinator, "the coordinator", guard);
+    signal(&coordinator, libc::SIGCONT);
+    let mut steady = [Reaped(worker(&url, "w1")), Reaped(worker(&url, "w2"))];
+    wait_for(&mut coordinator.0, "the coordinator", guard);
     for (i, w) in steady.iter_mut().enumerate() {
-        wait_for(w, &format!("worker w{}", i + 1), guard);
+        wait_for(&mut w.0, &format!("worker w{}", i + 1), guard);
     }
-    wait_for(&mut victim, "worker w3 (last start)", guard);
+    wait_for(&mut victim.0, "worker w3 (last start)", guard);
 
     // Every game exactly once, and the victim's games were played again.
     let mut count = |query: &str| -> i64 { sql.query_one(query, &[]).unwrap().get(0) };
@@ -184,8 +336,26 @@ fn a_coordinator_and_three_workers_one_killed_five_times_equal_one_machine() {
     assert_eq!(count("SELECT COUNT(*) FROM seats"), 3 * total as i64);
     assert_eq!(count("SELECT COUNT(*) FROM schedule WHERE NOT done"), 0);
     let again = count("SELECT COUNT(*) FROM schedule WHERE claims > 1");
-    assert!(again >= 1, "some game of a killed worker was claimed again");
     assert_eq!(count("SELECT COUNT(*) FROM live_games"), 0);
+    // The stopped coordinator's games were stored by their new holder.
+    for &(idx, _) in &stalled {
+        let holder: String = sql
+            .query_one("SELECT worker FROM schedule WHERE idx = $1", &[&idx])
+            .unwrap()
+            .get(0);
+        assert_ne!(holder, "coordinator", "game {idx}");
+    }
+    // What w3 held when killed was claimed again (and then stored).
+    for &(idx, claims) in &orphaned {
+        let now: i64 = sql
+            .query_one("SELECT claims FROM schedule WHERE idx = $1", &[&idx])
+            .unwrap()
+            .get(0);
+        assert!(
+            now > claims,
+            "game {idx}, held by a killed w3, was not claimed again"
+        );
+    }
     let by: Vec<(String, i64)> = sql
         .query(
             "SELECT worker, COUNT(*) FROM schedule GROUP BY worker ORDER BY worker",
