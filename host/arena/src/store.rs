@@ -74,13 +74,15 @@ pub struct FinishedGame {
 mod backend;
 mod binding;
 pub mod claims;
+mod files;
 mod pg;
 mod rows;
 mod sqlite;
 
 use backend::attach_seats;
 pub use backend::{Backend, GameInsert, LiveInsert, SeatInsert};
-pub use claims::{Claim, Lease, Progress, Unlike, WorkerProgress};
+pub use claims::{Claim, Lease, Progress, WorkerProgress};
+pub use files::Unlike;
 pub use rows::outcome_label;
 
 /// The schema version this build writes and reads. A store of another
