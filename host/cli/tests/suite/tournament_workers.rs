@@ -122,7 +122,7 @@ fn settle(sql: &mut postgres::Client, guard: Instant) {
         let busy: i64 = sql
             .query_one(
                 "SELECT COUNT(*) FROM pg_stat_activity
-                 WHERE state = 'active' AND pid <> pg_backend_pid()
+                 WHERE state = 'active' AND pid <> pg_backend_pid() AND datname = current_database()
                    AND backend_type = 'client backend'
                    AND wait_event_type IS DISTINCT FROM 'Lock'",
                 &[],
@@ -142,7 +142,7 @@ fn in_transaction(sql: &mut postgres::Client) -> bool {
     let open: i64 = sql
         .query_one(
             "SELECT COUNT(*) FROM pg_stat_activity
-             WHERE state LIKE 'idle in transaction%' AND pid <> pg_backend_pid()",
+             WHERE state LIKE 'idle in transaction%' AND pid <> pg_backend_pid() AND datname = current_database()",
             &[],
         )
         .unwrap()
