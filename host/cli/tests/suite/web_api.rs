@@ -542,57 +542,74 @@ fn a_running_tournament_game_is_watched_while_it_is_played() {
     std::fs::create_dir_all(&dir).expect("dir");
     let db = dir.join("live.sqlite");
     let _ = std::fs::remove_file(&db);
-    let tournament =
-        web_support::slow_tournament(&dir, &db, 2, std::time::Duration::from_millis(10));
+    // The first game is held in play at fixed points until this test lets
+    // it go on, so it is seen in play, and then growing, on any machine.
+    let gate = web_support::Hold(web_support::Gate::default());
+    let tournament = web_support::slow_tournament(
+        &dir,
+        &db,
+        2,
+        std::time::Duration::from_millis(15),
+        Some(gate.0.clone()),
+    );
     let server = Server::start(Some(&db));
-    // Wait for a game in play, then follow it.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    let mut seen: Vec<Vec<String>> = Vec::new();
-    let mut index = None;
-    while std::time::Instant::now() < deadline && !tournament.is_finished() {
+    let guard = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let live_frames = |i: u64| -> Vec<String> {
+        let (status, game) = server.get(&format!("/api/replays/{i}"));
+        assert_eq!(status, 200, "{game}");
+        assert_eq!(
+            game["live"], true,
+            "the held game is no longer in play: {game}"
+        );
+        assert!(game["envelope"].is_null(), "a live game hides its envelope");
+        frame_texts(&game)
+    };
+    // At its first hold: listed as in play, not as stored, with its events.
+    let (index, first) = loop {
         let (status, list) = server.get("/api/replays");
         assert_eq!(status, 200, "{list}");
-        if index.is_none() {
-            index = list["live"][0]["index"].as_u64();
-            if let Some(i) = index {
-                assert_eq!(list["live"][0]["variant"], "classic", "{list}");
-                assert!(
-                    list["games"]
-                        .as_array()
-                        .is_some_and(|g| g.iter().all(|g| g["index"].as_u64() != Some(i))),
-                    "game {i} is listed as stored and in play: {list}"
-                );
+        if let Some(i) = list["live"][0]["index"].as_u64() {
+            assert_eq!(list["live"][0]["variant"], "classic", "{list}");
+            assert!(
+                list["games"]
+                    .as_array()
+                    .is_some_and(|g| g.iter().all(|g| g["index"].as_u64() != Some(i))),
+                "game {i} is listed as stored and in play: {list}"
+            );
+            let frames = live_frames(i);
+            if !frames.is_empty() {
+                break (i, frames);
             }
         }
-        if let Some(i) = index {
-            let (status, game) = server.get(&format!("/api/replays/{i}"));
-            assert_eq!(status, 200, "{game}");
-            if game["live"] != true {
-                break;
-            }
-            assert!(game["envelope"].is_null(), "a live game hides its envelope");
-            seen.push(frame_texts(&game));
+        assert!(
+            std::time::Instant::now() < guard,
+            "hang guard: no game was listed as in play"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    // On to its second hold: new events arrive while it is in play, after
+    // those already seen.
+    gate.0.step();
+    let later = loop {
+        let frames = live_frames(index);
+        if frames.len() > first.len() {
+            break frames;
         }
-        std::thread::sleep(std::time::Duration::from_millis(300));
-    }
+        assert!(
+            std::time::Instant::now() < guard,
+            "hang guard: no new events of the game in play ({} seen)",
+            first.len()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    assert_eq!(later[..first.len()], first[..], "the events seen first");
+    gate.0.release();
     let played = tournament
         .join()
         .expect("the tournament thread")
         .expect("the tournament ran");
     assert_eq!(played, 2);
-    let index = index.expect("no game was ever listed as in play");
-    assert!(
-        seen.len() >= 2,
-        "the game in play was seen {} time(s)",
-        seen.len()
-    );
-    let first = seen.first().map_or(0, Vec::len);
-    let last = seen.last().map_or(0, Vec::len);
-    assert!(first > 0, "no events of the game in play");
-    assert!(
-        last > first,
-        "no new events arrived while it ran ({first} then {last})"
-    );
+    let last = later.len();
     // Once stored, the game is the same game, whole, with its envelope.
     let (status, stored) = server.get(&format!("/api/replays/{index}"));
     assert_eq!(status, 200, "{stored}");
@@ -600,7 +617,7 @@ fn a_running_tournament_game_is_watched_while_it_is_played() {
     assert_eq!(stored["envelope"].as_array().map(Vec::len), Some(3));
     let whole = frame_texts(&stored);
     assert!(whole.len() >= last);
-    assert_eq!(whole[..last], seen[seen.len() - 1][..]);
+    assert_eq!(whole[..last], later[..]);
     assert!(whole.last().is_some_and(|t| t.starts_with("game over")));
     let (_, list) = server.get("/api/replays");
     assert_eq!(list["live"].as_array().map(Vec::len), Some(0), "{list}");
@@ -905,7 +922,7 @@ fn a_stored_game_steps_forwards_and_back_with_the_tokens_in_place() {
     std::fs::create_dir_all(&dir).expect("dir");
     let db = dir.join("steps.sqlite");
     let _ = std::fs::remove_file(&db);
-    let played = web_support::slow_tournament(&dir, &db, 1, std::time::Duration::ZERO)
+    let played = web_support::slow_tournament(&dir, &db, 1, std::time::Duration::ZERO, None)
         .join()
         .expect("the tournament thread")
         .expect("the tournament ran");

@@ -314,9 +314,65 @@ pub fn categories(state: &Value) -> Vec<String> {
     cats
 }
 
+/// Holds the game of a [`slow_tournament`] in play at fixed points until the
+/// test lets it go on: each seat waits before its decision number
+/// `HOLD_EVERY * k + 1` until the gate has been opened `k` times. So a test
+/// sees the game in play, and then new events of it, however slow the
+/// machine, and never a game that ended before the test looked.
+#[derive(Clone, Default)]
+pub struct Gate(std::sync::Arc<(std::sync::Mutex<usize>, std::sync::Condvar)>);
+
+/// The decisions a seat makes between two holds. The game of
+/// [`slow_tournament`] gives each seat more than 70, so it holds at least
+/// three times.
+pub const HOLD_EVERY: usize = 20;
+
+impl Gate {
+    /// Lets the game go on to its next hold.
+    pub fn step(&self) {
+        self.set(|opened| opened + 1);
+    }
+
+    /// Lets the game, and every later one, play to its end.
+    pub fn release(&self) {
+        self.set(|_| usize::MAX);
+    }
+
+    fn set(&self, f: impl FnOnce(usize) -> usize) {
+        let (opened, changed) = &*self.0;
+        let mut opened = opened.lock().expect("the gate");
+        *opened = f(*opened);
+        changed.notify_all();
+    }
+
+    fn wait(&self, decision: usize) {
+        let (opened, changed) = &*self.0;
+        let mut opened = opened.lock().expect("the gate");
+        while decision > HOLD_EVERY.saturating_mul(opened.saturating_add(1)) {
+            opened = changed.wait(opened).expect("the gate");
+        }
+    }
+}
+
+/// A gate released when dropped, so a failing test does not leave its
+/// tournament's thread waiting.
+pub struct Hold(pub Gate);
+
+impl Drop for Hold {
+    fn drop(&mut self) {
+        self.0.release();
+    }
+}
+
 /// A built-in bot that thinks a little before each decision, so a game of a
-/// tournament lasts long enough to be watched while it runs.
-pub struct Slow(Box<dyn clue_engine::SeatController>, Duration);
+/// tournament lasts long enough to be watched while it runs, and that waits
+/// at the gate's holds when given one.
+pub struct Slow {
+    inner: Box<dyn clue_engine::SeatController>,
+    think: Duration,
+    gate: Option<Gate>,
+    decisions: usize,
+}
 
 impl clue_engine::SeatController for Slow {
     fn call(
@@ -327,14 +383,18 @@ impl clue_engine::SeatController for Slow {
             request,
             clue_plugin_api::Request::Watch { .. } | clue_plugin_api::Request::BeginGame { .. }
         ) {
-            std::thread::sleep(self.1);
+            self.decisions += 1;
+            if let Some(gate) = &self.gate {
+                gate.wait(self.decisions);
+            }
+            std::thread::sleep(self.think);
         }
-        self.0.call(request)
+        self.inner.call(request)
     }
 }
 
 /// Seats every bot of a tournament as a [`Slow`] one.
-pub struct SlowBots(pub Duration);
+pub struct SlowBots(pub Duration, pub Option<Gate>);
 
 impl clue_arena::runner::Connector for SlowBots {
     fn connect(
@@ -342,21 +402,36 @@ impl clue_arena::runner::Connector for SlowBots {
         bot: &clue_arena::config::BotEntry,
     ) -> Result<Box<dyn clue_engine::SeatController>, clue_engine::Fault> {
         clue_runtime::bots::connect(&bot.spec)
-            .map(|b| Box::new(Slow(b, self.0)) as Box<dyn clue_engine::SeatController>)
+            .map(|inner| {
+                Box::new(Slow {
+                    inner,
+                    think: self.0,
+                    gate: self.1.clone(),
+                    decisions: 0,
+                }) as Box<dyn clue_engine::SeatController>
+            })
             .map_err(|e| clue_engine::Fault::new(clue_plugin_api::DqReason::Crash, e.to_string()))
     }
 }
 
 /// Runs a small `classic` tournament of built-in bots that think `think`
-/// per decision into `db` on a thread of its own; the thread returns how
-/// many games it played.
+/// per decision into `db` on a thread of its own, holding at `gate`'s holds
+/// when given one; the thread returns how many games it played. With a
+/// gate, a seat must think more than the runner's `LIVE_EVERY` (250 ms)
+/// before the first hold: a game is written as in play only once it has
+/// lasted that long.
 pub fn slow_tournament(
     dir: &Path,
     db: &Path,
     games: u32,
     think: Duration,
+    gate: Option<Gate>,
 ) -> std::thread::JoinHandle<Result<usize, String>> {
     use clue_arena::{config, runner, store::Store};
+    assert!(
+        gate.is_none() || think * HOLD_EVERY as u32 > Duration::from_millis(250),
+        "a held game would never be written as in play"
+    );
     let file = format!(
         "variant: classic\nplayers: 3\nseed: 9\nconcurrency: 1\nschedule: {{kind: random, games: {games}}}\nbots:\n  - {{name: notebook, kind: builtin, path: notebook}}\n  - {{name: clueless, kind: builtin, path: clueless}}\n  - {{name: notebook-2, kind: builtin, path: notebook}}\n"
     );
@@ -369,7 +444,7 @@ pub fn slow_tournament(
             watch: &runner::Unwatched,
             standings_every: None,
         };
-        runner::run(&t, &mut store, &SlowBots(think), &options)
+        runner::run(&t, &mut store, &SlowBots(think, gate), &options)
             .map(|s| s.played)
             .map_err(|e| e.to_string())
     })
