@@ -95,26 +95,44 @@ impl Postgres {
             ),
             "initdb",
         );
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .expect("a free port")
-            .port();
-        let options = format!(
-            "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200",
-            dir.path().display()
-        );
-        run(
-            as_server_user(
+        // A port free when looked at may be taken (by another test's server
+        // or a connection's own port) before the server binds it: then the
+        // server does not start, and it is started again on another port.
+        let log = dir.path().join("log");
+        let mut tries = 0;
+        let port = loop {
+            let port = std::net::TcpListener::bind("127.0.0.1:0")
+                .and_then(|l| l.local_addr())
+                .expect("a free port")
+                .port();
+            let options = format!(
+                "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200",
+                dir.path().display()
+            );
+            let out = as_server_user(
                 Command::new(bin.join("pg_ctl"))
                     .arg("-D")
                     .arg(&data)
                     .args(["-o", &options, "-w", "-t", "60", "-l"])
-                    .arg(dir.path().join("log"))
+                    .arg(&log)
                     .arg("start")
                     .current_dir(dir.path()),
-            ),
-            "pg_ctl start",
-        );
+            )
+            .output()
+            .unwrap_or_else(|e| panic!("pg_ctl start could not start: {e}"));
+            if out.status.success() {
+                break port;
+            }
+            let said = std::fs::read_to_string(&log).unwrap_or_default();
+            tries += 1;
+            assert!(
+                tries < 5 && said.contains("Address already in use"),
+                "pg_ctl start failed ({}):\n{}\n{}\nthe server's log:\n{said}",
+                out.status,
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        };
         Postgres {
             port,
             bin,
