@@ -40,38 +40,55 @@ fn free_port() -> u16 {
 
 impl Browser {
     fn start() -> Browser {
-        let port = free_port();
-        let profile =
-            std::env::temp_dir().join(format!("clue-web-test-{}-{port}", std::process::id()));
-        // Chromium makes its `scoped_dir`s in TMPDIR and leaves them when
-        // chromedriver is killed: keep them in the profile folder, which is
-        // removed with the browser.
-        let scratch = profile.join("tmp");
-        std::fs::create_dir_all(&scratch).expect("the browser's scratch folder is made");
-        let profile_guard = TempDir(profile.clone());
-        let mut driver = Command::new("chromedriver")
-            .arg(format!("--port={port}"))
-            .env("TMPDIR", &scratch)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("chromedriver runs (apt-get install chromium chromium-driver)");
-        let stdout = driver.stdout.take().expect("piped");
-        let mut reader = BufReader::new(stdout);
-        let mut line = String::new();
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while !line.contains("started successfully") {
-            line.clear();
-            if reader.read_line(&mut line).unwrap_or(0) == 0 || Instant::now() > deadline {
-                break;
+        // A port free when looked at may be taken before chromedriver binds
+        // it ("IPv4 port not available. Exiting..."): then another is tried.
+        let mut tries = 0;
+        let (port, driver, profile, profile_guard) = loop {
+            let port = free_port();
+            let profile =
+                std::env::temp_dir().join(format!("clue-web-test-{}-{port}", std::process::id()));
+            // Chromium makes its `scoped_dir`s in TMPDIR and leaves them when
+            // chromedriver is killed: keep them in the profile folder, which
+            // is removed with the browser.
+            let scratch = profile.join("tmp");
+            std::fs::create_dir_all(&scratch).expect("the browser's scratch folder is made");
+            let profile_guard = TempDir(profile.clone());
+            let mut driver = Command::new("chromedriver")
+                .arg(format!("--port={port}"))
+                .env("TMPDIR", &scratch)
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("chromedriver runs (apt-get install chromium chromium-driver)");
+            let stdout = driver.stdout.take().expect("piped");
+            let mut reader = BufReader::new(stdout);
+            let mut line = String::new();
+            let mut said = String::new();
+            let deadline = Instant::now() + Duration::from_secs(30);
+            while !line.contains("started successfully") {
+                line.clear();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 || Instant::now() > deadline {
+                    break;
+                }
+                said.push_str(&line);
             }
-        }
-        std::thread::spawn(move || {
-            let mut sink = String::new();
-            while reader.read_line(&mut sink).unwrap_or(0) > 0 {
-                sink.clear();
+            if line.contains("started successfully") {
+                std::thread::spawn(move || {
+                    let mut sink = String::new();
+                    while reader.read_line(&mut sink).unwrap_or(0) > 0 {
+                        sink.clear();
+                    }
+                });
+                break (port, driver, profile, profile_guard);
             }
-        });
+            let _ = driver.kill();
+            let _ = driver.wait();
+            tries += 1;
+            assert!(
+                tries < 5 && said.contains("port not available"),
+                "chromedriver did not start on port {port}:\n{said}"
+            );
+        };
         let addr = format!("127.0.0.1:{port}");
         let binary = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
             .into_iter()
