@@ -330,7 +330,7 @@ pub const HOLD_EVERY: usize = 20;
 impl Gate {
     /// Lets the game go on to its next hold.
     pub fn step(&self) {
-        self.set(|opened| opened + 1);
+        self.set(|opened| opened.saturating_add(1));
     }
 
     /// Lets the game, and every later one, play to its end.
