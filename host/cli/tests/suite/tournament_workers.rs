@@ -82,15 +82,23 @@ fn report(db: &Path) -> Vec<String> {
         .collect()
 }
 
-fn wait_for(child: &mut Child, what: &str, guard: Instant) {
+/// Looks every `every` until `look` gives a value; a hang guard only, at
+/// `guard`, naming what never came.
+fn until<T>(guard: Instant, what: &str, every: u64, mut look: impl FnMut() -> Option<T>) -> T {
     loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            assert!(status.success(), "{what} failed: {status}");
-            return;
+        if let Some(found) = look() {
+            return found;
         }
-        assert!(Instant::now() < guard, "hang guard: {what} did not end");
-        std::thread::sleep(Duration::from_millis(20));
+        assert!(Instant::now() < guard, "hang guard: {what}");
+        std::thread::sleep(Duration::from_millis(every));
     }
+}
+
+fn wait_for(child: &mut Child, what: &str, guard: Instant) {
+    let status = until(guard, &format!("{what} did not end"), 20, || {
+        child.try_wait().unwrap()
+    });
+    assert!(status.success(), "{what} failed: {status}");
 }
 
 /// A child process that is killed when the test ends, even by a panic, so a
@@ -118,7 +126,7 @@ fn signal(child: &Reaped, sig: libc::c_int) {
 /// until it is released), so what a stopped process sent before it stopped,
 /// such as a commit, has taken effect.
 fn settle(sql: &mut postgres::Client, guard: Instant) {
-    loop {
+    until(guard, "a statement never ends", 2, || {
         let busy: i64 = sql
             .query_one(
                 "SELECT COUNT(*) FROM pg_stat_activity
@@ -129,12 +137,8 @@ fn settle(sql: &mut postgres::Client, guard: Instant) {
             )
             .unwrap()
             .get(0);
-        if busy == 0 {
-            return;
-        }
-        assert!(Instant::now() < guard, "hang guard: a statement never ends");
-        std::thread::sleep(Duration::from_millis(2));
-    }
+        (busy == 0).then_some(())
+    });
 }
 
 /// Whether another session of the server is inside a transaction.
@@ -195,18 +199,11 @@ fn a_coordinator_and_three_workers_one_killed_five_times_equal_one_machine() {
         .unwrap(),
     );
     // Workers join once the schedule is written.
-    loop {
-        let written = sql
-            .query_opt("SELECT value FROM meta WHERE key = 'scheduled'", &[])
+    until(guard, "no schedule", 20, || {
+        sql.query_opt("SELECT value FROM meta WHERE key = 'scheduled'", &[])
             .ok()
             .flatten()
-            .is_some();
-        if written {
-            break;
-        }
-        assert!(Instant::now() < guard, "hang guard: no schedule");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    });
     // While w3 is killed, it is the only one that plays: the coordinator is
     // stopped (SIGSTOP, as a machine that stalls), and the other workers
     // start after the last kill. So the tournament cannot end before the
@@ -214,23 +211,19 @@ fn a_coordinator_and_three_workers_one_killed_five_times_equal_one_machine() {
     // stopped while it holds a game and is not inside a transaction (a row
     // it locked would stay locked): the game's lease expires, w3 claims it
     // again, and what the coordinator finishes late must be refused.
-    let stalled = loop {
+    let stalled = until(guard, "the coordinator holds nothing", 1, || {
         signal(&coordinator, libc::SIGSTOP);
         settle(&mut sql, guard);
         let held = holding(&mut sql, "coordinator", &[]);
         if !held.is_empty() && !in_transaction(&mut sql) {
-            break held;
+            return Some(held);
         }
         signal(&coordinator, libc::SIGCONT);
         if let Some(status) = coordinator.0.try_wait().unwrap() {
             panic!("the coordinator ended before it was stopped: {status}");
         }
-        assert!(
-            Instant::now() < guard,
-            "hang guard: the coordinator holds nothing"
-        );
-        std::thread::sleep(Duration::from_millis(1));
-    };
+        None
+    });
     eprintln!("the coordinator stopped holding {stalled:?}");
     let mut victim = Reaped(worker(&url, "w3"));
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(KILL_SEED);
@@ -249,25 +242,25 @@ fn a_coordinator_and_three_workers_one_killed_five_times_equal_one_machine() {
         // games more than when this life of w3 started, while it holds one.
         let target = stored(&mut sql) + rng.random_range(1..=3);
         let pause = Duration::from_millis(rng.random_range(0..30));
-        let held = loop {
+        let held = until(guard, "w3 stores nothing", 5, || {
             if let Some(status) = victim.0.try_wait().unwrap() {
                 panic!("w3 ended on its own after {kills} kills: {status}");
             }
-            assert!(Instant::now() < guard, "hang guard: w3 stores nothing");
-            if stored(&mut sql) >= target {
-                std::thread::sleep(pause);
-                // Stopped first, so what it holds cannot change under the look.
-                signal(&victim, libc::SIGSTOP);
-                settle(&mut sql, guard);
-                let held = holding(&mut sql, "w3", &orphaned);
-                if !held.is_empty() {
-                    break held;
-                }
+            if stored(&mut sql) < target {
+                return None;
+            }
+            std::thread::sleep(pause);
+            // Stopped first, so what it holds cannot change under the look.
+            signal(&victim, libc::SIGSTOP);
+            settle(&mut sql, guard);
+            let held = holding(&mut sql, "w3", &orphaned);
+            if held.is_empty() {
                 // Between a stored game and its next claim: look again.
                 signal(&victim, libc::SIGCONT);
+                return None;
             }
-            std::thread::sleep(Duration::from_millis(5));
-        };
+            Some(held)
+        });
         // SIGKILL: no chance to give its games back.
         victim.0.kill().unwrap();
         victim.0.wait().unwrap();
@@ -287,7 +280,7 @@ fn a_coordinator_and_three_workers_one_killed_five_times_equal_one_machine() {
     // the server's clock; then w3's last start claims the lowest games first,
     // the coordinator's among them, before the coordinator goes on.
     let stalled_idx: Vec<i64> = stalled.iter().map(|&(idx, _)| idx).collect();
-    loop {
+    until(guard, "a lease never expires", 20, || {
         let leased: i64 = sql
             .query_one(
                 "SELECT COUNT(*) FROM schedule WHERE idx = ANY($1)
@@ -296,31 +289,28 @@ fn a_coordinator_and_three_workers_one_killed_five_times_equal_one_machine() {
             )
             .unwrap()
             .get(0);
-        if leased == 0 {
-            break;
-        }
-        assert!(Instant::now() < guard, "hang guard: a lease never expires");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+        (leased == 0).then_some(())
+    });
     victim = Reaped(worker(&url, "w3"));
     for &(idx, claims) in &stalled {
-        loop {
-            let now: i64 = sql
-                .query_one("SELECT claims FROM schedule WHERE idx = $1", &[&idx])
-                .unwrap()
-                .get(0);
-            if now > claims {
-                break;
-            }
-            if let Some(status) = victim.0.try_wait().unwrap() {
-                panic!("w3 ended before it claimed game {idx} again: {status}");
-            }
-            assert!(
-                Instant::now() < guard,
-                "hang guard: game {idx} is not claimed again"
-            );
-            std::thread::sleep(Duration::from_millis(5));
-        }
+        until(
+            guard,
+            &format!("game {idx} is not claimed again"),
+            5,
+            || {
+                let now: i64 = sql
+                    .query_one("SELECT claims FROM schedule WHERE idx = $1", &[&idx])
+                    .unwrap()
+                    .get(0);
+                if now > claims {
+                    return Some(());
+                }
+                if let Some(status) = victim.0.try_wait().unwrap() {
+                    panic!("w3 ended before it claimed game {idx} again: {status}");
+                }
+                None
+            },
+        );
     }
     signal(&coordinator, libc::SIGCONT);
     let mut steady = [Reaped(worker(&url, "w1")), Reaped(worker(&url, "w2"))];
