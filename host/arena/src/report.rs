@@ -165,8 +165,12 @@ fn section(out: &mut String, s: &SettingReport, md: bool) {
     out.push('\n');
 }
 
-/// Our wins beside the 2014 Speed Clue contest's count of the same games.
+/// Our wins beside the 2014 Speed Clue contest's count of the same games;
+/// nothing without a `speedclue` game.
 fn contest_section(out: &mut String, report: &Report, md: bool) {
+    if report.contest.is_empty() {
+        return;
+    }
     let title = "the 2014 Speed Clue contest's count (a bot disqualified once is out, \
                  and no game it sat in counts)";
     if md {

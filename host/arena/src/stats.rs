@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use clue_plugin_api::Variant;
 use serde::Serialize;
 use skillratings::MultiTeamOutcome;
 use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
@@ -17,8 +18,9 @@ pub const Z95: f64 = 1.959_963_984_540_054;
 pub struct Report {
     pub settings: Vec<SettingReport>,
     pub total: SettingReport,
-    /// The whole tournament counted as the 2014 Speed Clue contest counted
-    /// it, beside our count; bots in file order.
+    /// The tournament's `speedclue` games counted as the 2014 Speed Clue
+    /// contest counted them, beside our count; bots in file order, those
+    /// that played no such game left out (so empty for other variants).
     pub contest: Vec<ContestCount>,
 }
 
@@ -150,12 +152,15 @@ pub fn compute(bots: &[String], settings: &[String], games: &[GameRow]) -> Repor
     }
 }
 
-/// The contest's count beside ours (see [`ContestCount`]). A game nobody
-/// won (which the contest's server could not end with) counts as played
-/// and won by no one.
+/// The contest's count beside ours (see [`ContestCount`]), of the
+/// `speedclue` games alone: the contest played no other variant. A game
+/// nobody won (which the contest's server could not end with) counts as
+/// played and won by no one.
 pub fn contest_count(bots: &[String], games: &[GameRow]) -> Vec<ContestCount> {
+    let speedclue = Variant::Speedclue.name();
+    let games: Vec<&GameRow> = games.iter().filter(|g| g.variant == speedclue).collect();
     let mut first_dq: BTreeMap<&str, (u64, &str)> = BTreeMap::new();
-    for game in games {
+    for game in &games {
         for seat in &game.seats {
             if let (Some(bot), Some(reason)) = (&seat.bot, &seat.dq_reason) {
                 let first = first_dq.entry(bot.as_str()).or_insert((game.index, reason));
@@ -166,9 +171,14 @@ pub fn contest_count(bots: &[String], games: &[GameRow]) -> Vec<ContestCount> {
         }
     }
     bots.iter()
+        .filter(|bot| {
+            games
+                .iter()
+                .any(|g| g.seats.iter().any(|s| s.bot.as_ref() == Some(*bot)))
+        })
         .map(|bot| {
             let (mut games_ours, mut wins_ours, mut games_contest, mut wins_contest) = (0, 0, 0, 0);
-            for game in games {
+            for game in &games {
                 let Some(seat) = game.seats.iter().find(|s| s.bot.as_ref() == Some(bot)) else {
                     continue;
                 };

@@ -185,6 +185,8 @@ pub struct GameRow {
     pub index: u64,
     pub setting: usize,
     pub seed: u64,
+    /// The variant's name (`speedclue`, `csci306`, ...).
+    pub variant: String,
     pub winner: Option<u8>,
     pub rounds: u32,
     pub seats: Vec<SeatRow>,

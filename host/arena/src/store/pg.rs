@@ -496,7 +496,7 @@ impl Backend for PgStore {
         let mut client = self.client()?;
         let rows = client
             .query(
-                "SELECT idx, setting, seed, winner, rounds FROM games ORDER BY idx",
+                "SELECT idx, setting, seed, variant, winner, rounds FROM games ORDER BY idx",
                 &[],
             )
             .map_err(|e| self.pg(e))?;
@@ -506,8 +506,9 @@ impl Backend for PgStore {
                 index: r.get::<_, i64>(0) as u64,
                 setting: r.get::<_, i64>(1) as usize,
                 seed: r.get::<_, i64>(2) as u64,
-                winner: r.get::<_, Option<i64>>(3).map(|w| w as u8),
-                rounds: r.get::<_, i64>(4) as u32,
+                variant: r.get(3),
+                winner: r.get::<_, Option<i64>>(4).map(|w| w as u8),
+                rounds: r.get::<_, i64>(5) as u32,
                 seats: Vec::new(),
             })
             .collect();

@@ -458,7 +458,9 @@ impl Backend for SqliteStore {
         {
             let mut stmt = self
                 .conn
-                .prepare("SELECT idx, setting, seed, winner, rounds FROM games ORDER BY idx")
+                .prepare(
+                    "SELECT idx, setting, seed, variant, winner, rounds FROM games ORDER BY idx",
+                )
                 .map_err(|e| self.sql(e))?;
             let rows = stmt
                 .query_map([], |r| {
@@ -466,8 +468,9 @@ impl Backend for SqliteStore {
                         index: r.get::<_, i64>(0)? as u64,
                         setting: r.get::<_, i64>(1)? as usize,
                         seed: r.get::<_, i64>(2)? as u64,
-                        winner: r.get(3)?,
-                        rounds: r.get(4)?,
+                        variant: r.get(3)?,
+                        winner: r.get(4)?,
+                        rounds: r.get(5)?,
                         seats: Vec::new(),
                     })
                 })

@@ -194,6 +194,7 @@ fn games() -> Vec<GameRow> {
         index,
         setting: 0,
         seed: index,
+        variant: "speedclue".into(),
         winner,
         rounds: 4,
         seats,
@@ -270,6 +271,48 @@ fn the_contest_count_drops_disqualified_bots_and_every_game_they_sat_in() {
     assert!(
         json.contains("\"outcome\": \"disqualified\"") && json.contains("\"outcome\": \"counted\""),
         "{json}"
+    );
+}
+
+/// The contest counted Speed Clue games only: a report of another variant
+/// has no such section, and a bot is in it only with a `speedclue` game.
+#[test]
+fn the_contest_count_is_of_speedclue_games_alone() {
+    let names = ["A", "B", "C", "D"].map(String::from).to_vec();
+    let mut csci306 = games();
+    for game in &mut csci306 {
+        game.variant = "csci306".into();
+    }
+    let report = stats::compute(&names, &["default".into()], &csci306);
+    assert_eq!(report.contest, []);
+    assert_eq!(report.total.games, 6, "the games themselves still count");
+    for format in [Format::Table, Format::Markdown] {
+        let text = report::render(&report, format);
+        assert!(!text.contains("contest"), "{text}");
+    }
+    // Only game 2 (B, C and D, D out on `crash`) is Speed Clue: A played
+    // none, and B and C count no game because D sat in it.
+    let mut one = csci306;
+    one[2].variant = "speedclue".into();
+    let report = stats::compute(&names, &["default".into()], &one);
+    let bots: Vec<&str> = report.contest.iter().map(|c| c.bot.as_str()).collect();
+    assert_eq!(bots, ["B", "C", "D"]);
+    assert_eq!(
+        report.contest[0].contest,
+        ContestOutcome::Counted { games: 0, wins: 0 }
+    );
+    assert_eq!((report.contest[1].games, report.contest[1].wins), (1, 1));
+    assert_eq!(
+        report.contest[2].contest,
+        ContestOutcome::Disqualified {
+            reason: "crash".into(),
+            game: 2
+        }
+    );
+    let table = report::render(&report, Format::Table);
+    assert!(
+        table.contains("the 2014 Speed Clue contest's count"),
+        "{table}"
     );
 }
 

@@ -36,6 +36,7 @@ fn games() -> Vec<GameRow> {
         index,
         setting: 0,
         seed: index,
+        variant: "csci306".into(),
         winner,
         rounds: 9,
         seats,
