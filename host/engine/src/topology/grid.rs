@@ -192,6 +192,8 @@ fn read_table(text: &str) -> Result<(u16, Vec<u16>), TableFault> {
     // Each row: its line, and each number with its column.
     let mut rows: Vec<(usize, Vec<(u16, usize)>)> = Vec::new();
     let mut declared = None;
+    // A byte order mark (an editor's on Windows) is not part of the first line.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (i, line) in text.lines().enumerate() {
         let line_no = i + 1;
         let words = words_with_columns(line);
@@ -316,5 +318,15 @@ mod tests {
         let good = "0 0 1 1 2\n0 0 1 1 2\n3 3 4 4 5\n3 3 4 4 5\n0 0 0 0 0\n";
         assert!(check_table("t.txt", good).is_ok());
         assert_eq!(parse_table(good).expect("a good table").0, 5);
+        // A byte order mark (an editor's on Windows) is not part of line 1.
+        let marked = format!("\u{feff}Board 5 5\r\n{}", good.replace('\n', "\r\n"));
+        assert_eq!(
+            parse_table(&marked).expect("a good table"),
+            parse_table(good).unwrap()
+        );
+        check(
+            "\u{feff}Board 5\n",
+            "t.txt:1:1: `Board 5` is not `Board W W`",
+        );
     }
 }

@@ -43,6 +43,8 @@ pub fn parse_config(file: &str, text: &str) -> Result<GameConfig, ConfigFileErro
         column: Some(column_of(whole, word)),
         ..error(line, message)
     };
+    // A byte order mark (an editor's on Windows) is not part of the first line.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l, l.trim()));
     let (first, whole, players) = match lines.next() {
         Some((n, whole, l)) => (n, whole, l),
@@ -188,5 +190,17 @@ mod tests {
             "f.in:7:1: expected a room number (1 to 9), found `10`",
         );
         assert!(parse_config("f.in", hands).is_ok());
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_not_part_of_the_first_line() {
+        let hands = "3\r\nS1 S2 S3 S4 S5 W1\r\nW2 W3 W4 W5 R1 R2\r\nR3 R4 R5 R6 R7 R8\r\n";
+        let marked = parse_config("f.in", &format!("\u{feff}{hands}")).expect("a good file");
+        assert_eq!(marked, parse_config("f.in", hands).expect("a good file"));
+        // Columns are the editor's, which does not show the mark.
+        check(
+            "\u{feff}seven\n",
+            "f.in:1:1: expected the number of players (3 to 6), found `seven`",
+        );
     }
 }
