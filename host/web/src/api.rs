@@ -57,13 +57,51 @@ pub struct Upload {
     pub text: String,
 }
 
+/// A game's seed as `POST /api/games` takes it: a JSON number, or the
+/// number's decimal digits as a string. The page sends the string, since a
+/// JavaScript number keeps only 53 bits: a seed the page shows (the server
+/// draws them from all 64 bits) would come back as another seed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Seed(pub u64);
+
+impl<'de> Deserialize<'de> for Seed {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = Seed;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                write!(
+                    f,
+                    "a seed: a whole number from 0 to {}, or its digits as a string",
+                    u64::MAX
+                )
+            }
+            fn visit_u64<E: serde::de::Error>(self, seed: u64) -> Result<Seed, E> {
+                Ok(Seed(seed))
+            }
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Seed, E> {
+                match text.trim() {
+                    digits if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
+                        digits
+                            .parse()
+                            .map(Seed)
+                            .map_err(|_| E::invalid_value(serde::de::Unexpected::Str(text), &self))
+                    }
+                    _ => Err(E::invalid_value(serde::de::Unexpected::Str(text), &self)),
+                }
+            }
+        }
+        deserializer.deserialize_any(Visitor)
+    }
+}
+
 /// What `POST /api/games` takes. Everything but the variant is optional.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StartRequest {
     pub variant: Option<Variant>,
     pub players: Option<u8>,
-    pub seed: Option<u64>,
+    pub seed: Option<Seed>,
     /// The person's seat (default 0).
     pub seat: Option<u8>,
     /// Bot specs for the other acting seats, in seat order; missing ones are
@@ -238,7 +276,7 @@ pub async fn start(
         ));
     };
     specs.extend((specs.len()..acting - 1).map(clue_arena::game::filler));
-    let seed = request.seed.unwrap_or_else(random_seed);
+    let seed = request.seed.map_or_else(random_seed, |Seed(seed)| seed);
     let delay = Duration::from_millis(request.delay_ms.unwrap_or(0).min(5_000));
     let idle_limit = app.idle_limit;
     let checked = config.clone();

@@ -369,6 +369,20 @@ fn unknown_games_actions_and_pages_are_404() {
     refused(status, &body, 404, "unknown action");
 }
 
+/// A seed past 2^53 comes back as the same seed: as a string (what the
+/// page sends, a JavaScript number keeping only 53 bits) and as a number.
+#[test]
+fn a_seed_of_64_bits_is_taken_as_a_string_or_a_number() {
+    let server = Server::start(None);
+    let seed = "12345678901234567891";
+    let by_text = server.start_game(&json!({ "seed": format!(" {seed} ") }));
+    let by_number = server.start_game(&json!({ "seed": seed.parse::<u64>().unwrap() }));
+    let (text, number) = (server.wait_pending(by_text), server.wait_pending(by_number));
+    assert_eq!(text["seed"], seed);
+    assert_eq!(number["seed"], seed);
+    assert_eq!(text["hand"], number["hand"], "one seed, one deal");
+}
+
 #[test]
 fn bad_start_requests_say_what_is_wrong() {
     let server = Server::start(None);
@@ -419,6 +433,17 @@ fn bad_start_requests_say_what_is_wrong() {
             json!({"bots": ["builtin:notebook", "builtin:notebook", "builtin:notebook", "builtin:notebook", "builtin:notebook", "builtin:notebook"]}),
             "6 bots given",
         ),
+        (
+            json!({"seed": -1}),
+            "expected a seed: a whole number from 0",
+        ),
+        (
+            json!({"seed": 1.5}),
+            "expected a seed: a whole number from 0",
+        ),
+        (json!({"seed": "seven"}), "invalid value: string \"seven\""),
+        (json!({"seed": "18446744073709551616"}), "expected a seed"),
+        (json!({"seed": ""}), "expected a seed"),
     ];
     for (request, expected) in cases {
         let (status, body) = server.post("/api/games", &request);

@@ -359,7 +359,8 @@ async function startGame(ev) {
     delay_ms: Number($('delay').value || 0),
     bots: $('bots').value.split('\n').map((l) => l.trim()).filter((l) => l),
   };
-  if ($('seed').value !== '') body.seed = Number($('seed').value);
+  // As a string: a JavaScript number keeps 53 bits, and seeds have 64.
+  if ($('seed').value.trim() !== '') body.seed = $('seed').value.trim();
   // Only the board variants take a board (the server refuses one for the others).
   const boards = body.variant === 'csci306' || body.variant === 'classic';
   const lf = $('layout-file').files[0], sf = $('setup-file').files[0];
