@@ -29,7 +29,11 @@ impl Game {
             if let Some(cards) = self.seating.last_undisproved() {
                 return Some((cards.to_vec(), Grounds::Certain));
             }
-            return top.map(|(cards, _)| (cards, Grounds::Odds));
+            // Without a solver (a deck past its 128 cards) there are no odds:
+            // a guess of cards it neither holds nor was shown, rather than
+            // the disqualification of declining.
+            let cards = top.map_or_else(|| self.unseen_guess(), |(cards, _)| cards);
+            return Some((cards, Grounds::Odds));
         }
         let (cards, p) = top?;
         let go = match variant {
@@ -177,6 +181,34 @@ impl Game {
             }
             _ => None,
         }
+    }
+
+    /// The first cards of each category that this bot neither holds nor was
+    /// shown (held or shown ones only when a category has too few others):
+    /// a legal guess made without a solver.
+    fn unseen_guess(&self) -> Vec<usize> {
+        let seen =
+            |c: usize| self.seating.holds(c) || self.shown_to_me.iter().any(|s| s.contains(&c));
+        let mut cards = Vec::new();
+        for (category, &count) in self
+            .seating
+            .categories
+            .iter()
+            .zip(&self.seating.setup.rules.hidden)
+        {
+            let (unseen, seen): (Vec<usize>, Vec<usize>) =
+                category.iter().partition(|&&c| !seen(c));
+            let (shown, held): (Vec<usize>, Vec<usize>) =
+                seen.into_iter().partition(|&c| !self.seating.holds(c));
+            cards.extend(
+                unseen
+                    .into_iter()
+                    .chain(shown)
+                    .chain(held)
+                    .take(usize::from(count)),
+            );
+        }
+        cards
     }
 
     /// The most likely envelope of `odds` (`guess_odds`) holding none of

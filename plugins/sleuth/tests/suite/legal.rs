@@ -75,6 +75,34 @@ fn every_table_size_of_the_boardless_variants() {
     }
 }
 
+/// A `generalized` deck past the solver's 128 cards: `sleuth` has no
+/// counts, and still makes the guess the turn limit forces (declining it
+/// would disqualify it) from cards it neither holds nor was shown.
+#[test]
+fn a_deck_too_big_to_count_still_guesses_at_the_turn_limit() {
+    for (items, hidden, players) in [(203, 2, 3), (131, 3, 4)] {
+        let mut config = GameConfig::new(Variant::Generalized, players);
+        config.generalized.items = items;
+        config.generalized.hidden = hidden;
+        config.max_rounds = 30;
+        for seed in 0..4 {
+            let (record, spy) = game(&config, seed, seed as usize, Opponents::Notebook);
+            let seat = common::seat_of(&config, seed as usize);
+            assert!(
+                !matches!(record.seats[seat].outcome, Outcome::Disqualified(_)),
+                "{items} items seed {seed}: sleuth disqualified ({:?})",
+                record.seats[seat].detail
+            );
+            let (guess, forced) = spy.accusations.last().expect("a guess at the turn limit");
+            assert!(
+                forced,
+                "{items} items seed {seed}: the guess was not the forced one"
+            );
+            assert_eq!(guess.cards.len(), usize::from(hidden), "{guess:?}");
+        }
+    }
+}
+
 /// An event naming a card outside the deck (a wrong accusation, a revealed
 /// hand) is ignored, as `rival` ignores it: a host or a remote server that
 /// sends one must not make the bot panic or spoil what it knows.
