@@ -210,19 +210,40 @@ pub struct LiveGame {
     pub events: u64,
 }
 
-/// The store's name in messages: a PostgreSQL URL without its password.
+/// The store's name in messages: a PostgreSQL URL without its password,
+/// whether in the user part (`postgres://user:PASSWORD@host/db`) or a
+/// parameter (`?password=PASSWORD`, which libpq and the client take too).
+/// The web page shows this name, so nothing of a password may stay in it.
 pub fn display_name(path: &Path) -> String {
     let name = path.display().to_string();
     if !is_url(path) {
         return name;
     }
-    match (name.find("://"), name.rfind('@')) {
-        (Some(scheme), Some(at)) if at > scheme => {
-            let user = &name[scheme + 3..at];
-            let user = user.split(':').next().unwrap_or_default();
-            format!("{}{user}{}", &name[..scheme + 3], &name[at..])
+    // Written by hand rather than with a URL parser: the name must come out
+    // without its password even for a URL that does not parse (a bad port),
+    // whose error message names it.
+    let (address, query) = name.split_once('?').unwrap_or((&name, ""));
+    let address = match address.split_once("://") {
+        Some((scheme, rest)) => {
+            let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+            let authority = match authority.rsplit_once('@') {
+                Some((user, host)) => {
+                    format!("{}@{host}", user.split(':').next().unwrap_or_default())
+                }
+                None => authority.to_string(),
+            };
+            format!("{scheme}://{authority}{path}")
         }
-        _ => name,
+        None => address.to_string(),
+    };
+    let query: Vec<&str> = query
+        .split('&')
+        .filter(|pair| !pair.is_empty() && pair.split('=').next() != Some("password"))
+        .collect();
+    if query.is_empty() {
+        address
+    } else {
+        format!("{address}?{}", query.join("&"))
     }
 }
 
@@ -422,6 +443,35 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_postgresql_url_is_named_without_its_password() {
+        let name = |url: &str| display_name(Path::new(url));
+        assert_eq!(
+            name("postgres://clue:s3cret@db.lan:5432/t"),
+            "postgres://clue@db.lan:5432/t"
+        );
+        assert_eq!(
+            name("postgresql://clue@db.lan/t"),
+            "postgresql://clue@db.lan/t"
+        );
+        assert_eq!(name("postgres://db.lan/t"), "postgres://db.lan/t");
+        assert_eq!(
+            name("postgres://db.lan/t?user=clue&password=s3cret&sslmode=disable"),
+            "postgres://db.lan/t?user=clue&sslmode=disable"
+        );
+        assert_eq!(name("postgresql:///t?password=s3cret"), "postgresql:///t");
+        // An `@` after the address is not the user's.
+        assert_eq!(
+            name("postgres://clue:s3cret@h/t?application_name=a@b"),
+            "postgres://clue@h/t?application_name=a@b"
+        );
+        assert_eq!(
+            name("postgres://clue:s3cret@h:notaport/t"),
+            "postgres://clue@h:notaport/t"
+        );
+        assert_eq!(name("results.sqlite"), "results.sqlite");
+    }
 
     #[test]
     fn a_store_that_cannot_be_opened_or_made_is_named_for_why() {
