@@ -156,3 +156,28 @@ fn bad_input_is_refused_clearly() {
     assert_eq!(out.status.code(), Some(2));
     assert!(err.contains("ClueLayoutBadRoom306.csv:2:"), "{err}");
 }
+
+/// The course's own setup file lists rooms only: `clue board` draws it,
+/// and a game on it is refused with what to add to it.
+#[test]
+fn a_game_on_the_rooms_only_course_setup_says_what_to_add() {
+    let layout = shared("ClueLayout306.csv");
+    let setup = shared("ClueSetup306.txt");
+    for variant in ["csci306", "classic"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_clue"))
+            .args(["play", "--variant", variant, "--layout"])
+            .arg(&layout)
+            .arg("--setup")
+            .arg(&setup)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{variant}: {err}");
+        assert!(
+            err.contains("ClueSetup306.txt lists 0 persons, 0 weapons and 9 rooms")
+                && err.contains("player lines (`Player, Miss Scarlet, red`, a start row and column after it if you like) and weapon lines (`Weapon, Rope`)"),
+            "{variant}: {err}"
+        );
+        assert!(!err.contains("room lines"), "{variant}: {err}");
+    }
+}

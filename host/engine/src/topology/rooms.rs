@@ -53,12 +53,27 @@ impl Rooms {
         let weapons: Vec<&str> = board.weapons().iter().map(|w| w.name.as_str()).collect();
         let rooms: Vec<&str> = board.rooms().iter().map(|r| r.name.as_str()).collect();
         if persons.is_empty() || weapons.is_empty() || rooms.is_empty() {
+            // The course's own setup file lists rooms only (its students
+            // added the rest): say what to add.
+            let missing: Vec<&str> = [
+                (
+                    persons.is_empty(),
+                    "player lines (`Player, Miss Scarlet, red`, a start row and column after it if you like)",
+                ),
+                (weapons.is_empty(), "weapon lines (`Weapon, Rope`)"),
+                (rooms.is_empty(), "room lines (`Room, Kitchen, K`)"),
+            ]
+            .into_iter()
+            .filter_map(|(missing, what)| missing.then_some(what))
+            .collect();
             return Err(ConfigError::Board(format!(
-                "{} lists {} persons, {} weapons and {} rooms; a game needs at least one of each",
+                "{} lists {} persons, {} weapons and {} rooms; a game needs at least one of each: \
+                 add {} to it, as the project's boards/classic/ClueSetup.txt has them",
                 text.setup_name,
                 persons.len(),
                 weapons.len(),
-                rooms.len()
+                rooms.len(),
+                missing.join(" and ")
             )));
         }
         if usize::from(config.players) > persons.len() {
