@@ -65,7 +65,9 @@ pub use paths::{lexically_normal, program_file};
 pub use probe::{Layer, host_uid, landlock_abi, layers};
 
 use mount::fs_plan;
-use paths::{absolute, foreign_program, linked_elsewhere, own_folders, seen_by_every_bot};
+use paths::{
+    absolute, foreign_program, in_scratch, linked_elsewhere, own_folders, seen_by_every_bot,
+};
 use seccomp::seccomp_filters;
 
 use std::ffi::{CString, OsStr};
@@ -230,6 +232,9 @@ fn refused(argv: &[String], own: &[PathBuf]) -> Option<SandboxError> {
             return Some(refused);
         }
     }
+    if let Some(path) = in_scratch(argv) {
+        return Some(SandboxError::InScratch { path });
+    }
     own.iter()
         .find_map(|f| linked_elsewhere(f))
         .map(|(path, real)| SandboxError::Linked { path, real })
@@ -321,6 +326,15 @@ pub enum SandboxError {
         std::env::consts::ARCH
     )]
     ForeignProgram { program: PathBuf, what: String },
+    #[error(
+        "the bot's file {} lies directly in {SCRATCH}, which the sandbox replaces with \
+         the bot's own empty scratch folder (the host's holds other programs' files), so \
+         the bot would not find it: move it into a folder of its own, such as {}, or, \
+         for a bot you trust, opt out with `sandbox: off` / `--no-sandbox`",
+        path.display(),
+        Path::new(SCRATCH).join("bot").join(path.file_name().unwrap_or_default()).display()
+    )]
+    InScratch { path: PathBuf },
     #[error("the build's folder {}: {why}", path.display())]
     BuildFolder { path: PathBuf, why: String },
 }

@@ -56,6 +56,47 @@ pub(super) fn absolute(path: &Path) -> PathBuf {
 /// folder) or a folder (itself), looking inside `sh -c` strings too; the
 /// program itself found through `PATH`.
 pub(super) fn own_folders(argv: &[String]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for found in named_paths(argv) {
+        out.extend(climbed_through(&found));
+        let folder = if found.is_dir() {
+            Some(found)
+        } else {
+            found.parent().map(Path::to_path_buf)
+        };
+        if let Some(folder) = folder
+            && folder != Path::new("/")
+        {
+            // A program found in a version manager's `shims` (pyenv,
+            // rbenv, asdf) runs the manager, then the real program,
+            // both below the manager's root.
+            if folder.file_name() == Some(OsStr::new("shims"))
+                && let Some(manager) = folder.parent()
+            {
+                out.push(manager.to_path_buf());
+            }
+            out.push(folder);
+        }
+    }
+    out
+}
+
+/// The first file the command line names (as [`own_folders`] reads it)
+/// that lies directly in `/tmp`: the sandbox gives the bot a scratch `/tmp`
+/// of its own, so such a file is not there for it (and binding the host's
+/// `/tmp` would show the bot everything in it).
+pub(super) fn in_scratch(argv: &[String]) -> Option<PathBuf> {
+    named_paths(argv)
+        .into_iter()
+        .filter(|path| !path.is_dir())
+        .map(|path| lexically_normal(&path))
+        .find(|path| path.parent() == Some(Path::new(super::SCRATCH)))
+}
+
+/// Every word of the command line that names something, made absolute:
+/// `sh -c` strings split like a shell, `--flag=path` and `-cp a:b` pieces,
+/// and a lone word that is no path found through `PATH`.
+fn named_paths(argv: &[String]) -> Vec<PathBuf> {
     let mut words: Vec<String> = Vec::new();
     for word in argv {
         words.push(word.clone());
@@ -84,26 +125,7 @@ pub(super) fn own_folders(argv: &[String]) -> Vec<PathBuf> {
             } else {
                 None
             };
-            let Some(found) = found else { continue };
-            out.extend(climbed_through(&found));
-            let folder = if found.is_dir() {
-                Some(found)
-            } else {
-                found.parent().map(Path::to_path_buf)
-            };
-            if let Some(folder) = folder
-                && folder != Path::new("/")
-            {
-                // A program found in a version manager's `shims` (pyenv,
-                // rbenv, asdf) runs the manager, then the real program,
-                // both below the manager's root.
-                if folder.file_name() == Some(OsStr::new("shims"))
-                    && let Some(manager) = folder.parent()
-                {
-                    out.push(manager.to_path_buf());
-                }
-                out.push(folder);
-            }
+            out.extend(found);
         }
     }
     out

@@ -1104,6 +1104,70 @@ fn a_program_linked_out_of_its_folder_is_refused_by_name() {
     assert_eq!(line, "started");
 }
 
+/// A bot whose file lies directly in `/tmp` (`python3 /tmp/bot.py`, a
+/// plugin at `/tmp/libbot.so`): the sandbox gives every bot a `/tmp` of its
+/// own, so the file would not be there and the bot would fail with "No such
+/// file". It is refused by name before it starts, saying where to put it; a
+/// bot in a folder of its own below `/tmp` starts.
+#[test]
+fn a_bot_file_directly_in_tmp_is_refused_by_name() {
+    struct Removed(PathBuf);
+    impl Drop for Removed {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_file(&self.0);
+        }
+    }
+    let script = "#!/bin/sh\necho started\n";
+    let file = Removed(PathBuf::from(format!(
+        "/tmp/clue-test-bot-{}.sh",
+        std::process::id()
+    )));
+    std::fs::write(&file.0, script).expect("a program in /tmp");
+    open_to_all(&file.0);
+    let limits = ProcessLimits {
+        sandbox: sandbox::SandboxPolicy::on(),
+        ..ProcessLimits::default()
+    };
+    // As the program, as an argument, inside an `sh -c` line, and named
+    // relative to a working folder that is /tmp.
+    let name = file.0.file_name().unwrap().to_str().unwrap().to_string();
+    let lines = [
+        vec![file.0.display().to_string()],
+        vec!["sh".into(), file.0.display().to_string()],
+        vec!["sh".into(), "-c".into(), format!("sh {}", file.0.display())],
+        vec!["sh".into(), format!("/tmp/../tmp/{name}")],
+    ];
+    for argv in &lines {
+        let refused = match BotProcess::spawn(argv, &limits) {
+            Ok(_) => panic!("{argv:?}: a bot whose file is directly in /tmp started"),
+            Err(e) => e.to_string(),
+        };
+        assert!(
+            refused.contains(&format!(
+                "the bot's file {} lies directly in /tmp, which the sandbox replaces with the bot's own empty scratch folder",
+                file.0.display()
+            )) && refused.contains(&format!("move it into a folder of its own, such as /tmp/bot/{name}")),
+            "{argv:?}: {refused}"
+        );
+        assert!(
+            sandbox::refuses(argv).is_some(),
+            "{argv:?}: a tournament's check says so too"
+        );
+    }
+    // /tmp itself named (a temporary folder flag) is no bot file.
+    let entrant = entrant_folder();
+    let program = entrant.path().join("bot");
+    std::fs::write(&program, script).expect("a program");
+    open_to_all(&program);
+    let argv = [program.display().to_string(), "--scratch=/tmp".into()];
+    assert!(sandbox::refuses(&argv).is_none(), "{argv:?}");
+    let mut bot = BotProcess::spawn(&argv, &limits).expect("a bot in a folder of its own starts");
+    let line = bot
+        .recv(Duration::from_secs(20), "its first line")
+        .unwrap_or_else(|f| panic!("it did not start: {f:?}; stderr {}", bot.stderr().text()));
+    assert_eq!(line, "started");
+}
+
 /// An entrant's "program" may be a FIFO (a tarball can hold one). The host
 /// looks at a program's first bytes before it starts it; opening a FIFO to
 /// read waits for a writer for ever, so the host must not block there: the
