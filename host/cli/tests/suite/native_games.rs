@@ -133,6 +133,36 @@ fn clue_play_plays_a_native_notebook_isolated_and_trusted() {
     assert_eq!(accounts[0], accounts[1]);
 }
 
+/// A plugin named without a `/` (`native-trusted:libnotebook.so`, from its
+/// own folder) is the file there, in both modes: the system's loader would
+/// have searched its library folders for that name instead.
+#[test]
+fn a_plugin_named_by_its_file_name_alone_is_the_file_in_the_working_folder() {
+    let library = plugin("notebook");
+    let folder = library.parent().expect("the plugin's folder");
+    let name = library
+        .file_name()
+        .and_then(|n| n.to_str())
+        .expect("a file name");
+    for kind in ["native", "native-trusted"] {
+        let output = Command::new(clue())
+            .args(["play", "--variant", "speedclue", "--seed", "4", "--bot"])
+            .arg(format!("{kind}:{name}"))
+            .current_dir(folder)
+            // Cargo's test run lists the build's folders there, where the
+            // loader's search for the bare name would find the file anyway.
+            .env_remove("LD_LIBRARY_PATH")
+            .output()
+            .expect("clue runs");
+        let (out, err) = (
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr),
+        );
+        assert_eq!(output.status.code(), Some(0), "{kind}: {err}");
+        assert!(!out.contains("disqualified"), "{kind}: {out}");
+    }
+}
+
 #[test]
 fn load_errors_are_named() {
     let check = |name: &str, expected: &str| {

@@ -89,7 +89,11 @@ impl NativePlugin {
                 ),
             });
         }
-        let header = lib_header_from_path(path).map_err(|e| classify(path, e))?;
+        // The loader searches the system's library folders for a name
+        // without a `/` (`libbot.so`), which would load another library or
+        // none: the file named is the one in the working folder.
+        let file = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        let header = lib_header_from_path(&file).map_err(|e| classify(path, e))?;
         let module = header
             .init_root_module::<PluginModuleRef>()
             .map_err(|e| classify(path, e))?;
