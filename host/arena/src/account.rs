@@ -13,6 +13,37 @@ use clue_plugin_api::{Card, Deck, Event, Seat};
 
 use crate::narrate::describe;
 
+/// A disqualification as the account writes it, with the seat's detail
+/// (`seat 0 (NAME) is disqualified (crash): exited with status 3`).
+fn disqualification(record: &GameRecord, event: &Event, deck: &Deck, named: &[String]) -> String {
+    let detail = match event {
+        Event::Disqualified { seat, .. } => record
+            .seats
+            .get(seat.index())
+            .and_then(|s| s.detail.clone())
+            .unwrap_or_default(),
+        _ => String::new(),
+    };
+    format!("{}: {}", describe(event, deck, named), printable(&detail))
+}
+
+/// The game's disqualifications, one line each as [`account`] writes them:
+/// what `clue play --quiet` adds, on stderr, to its result line.
+pub fn disqualifications(record: &GameRecord, deck: &Deck, names: &[String]) -> Vec<String> {
+    let named: Vec<String> = (0..record.seats.len())
+        .map(|s| match names.get(s) {
+            Some(name) => format!("seat {s} ({})", printable(name)),
+            None => format!("seat {s} (server)"),
+        })
+        .collect();
+    record
+        .log
+        .iter()
+        .filter(|entry| matches!(entry.event, Event::Disqualified { .. }))
+        .map(|entry| disqualification(record, &entry.event, deck, &named))
+        .collect()
+}
+
 /// Writes the whole game: the deal, every turn, who showed what (each
 /// event in the words the page and the terminal player use,
 /// [`crate::narrate`], and a disqualification with its detail), the end.
@@ -48,16 +79,8 @@ pub fn account(record: &GameRecord, deck: &Deck, names: &[String]) -> String {
     for entry in &record.log {
         let event = &entry.event;
         let line = match event {
-            Event::Disqualified { seat, .. } => {
-                let detail = record.seats[seat.index()]
-                    .detail
-                    .clone()
-                    .unwrap_or_default();
-                format!(
-                    "  {}: {}",
-                    describe(event, deck, &named),
-                    printable(&detail)
-                )
+            Event::Disqualified { .. } => {
+                format!("  {}", disqualification(record, event, deck, &named))
             }
             Event::GameOver { winner, .. } => match winner {
                 Some(w) => format!("game over after {} rounds: {} wins", record.rounds, who(*w)),

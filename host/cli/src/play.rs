@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use crate::options::VariantArgs;
 use anyhow::Context;
-use clue_arena::account::account;
+use clue_arena::account::{account, disqualifications};
 use clue_arena::game;
 use clue_arena::logfile::{GameLog, LogFile};
 use clue_engine::GameRecord;
@@ -60,6 +60,11 @@ pub fn report(
         match record.winner {
             Some(w) => println!("winner: seat {} ({})", w.0, names[w.index()]),
             None => println!("no winner"),
+        }
+        // A bot that crashed or broke a rule is not hidden by `--quiet`;
+        // stdout keeps its one line.
+        for line in disqualifications(record, &record.deck, &names) {
+            eprintln!("{line}");
         }
     } else {
         print!("{}", account(record, &record.deck, &names));

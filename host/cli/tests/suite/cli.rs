@@ -568,15 +568,6 @@ fn a_boards_files_merge_from_the_variant_file_and_the_flags() {
 }
 
 #[test]
-fn quiet_prints_only_the_result() {
-    let out = clue(&["play", "--variant", "speedclue", "--seed", "5", "--quiet"]);
-    let (stdout, _) = text(&out);
-    assert!(out.status.success());
-    assert_eq!(stdout.lines().count(), 1, "{stdout}");
-    assert!(stdout.starts_with("winner: seat") || stdout.starts_with("no winner"));
-}
-
-#[test]
 fn doctor_prints_every_sandbox_layer_and_all_are_available_here() {
     // CI runs as root in a VM like the development machine: every layer
     // must be there (a missing one fails this test, naming it).
@@ -1142,4 +1133,40 @@ fn a_given_bot_whose_files_are_not_there_is_refused_by_name() {
         "{stdout}"
     );
     assert!(!stderr.contains("disqualified"), "{stderr}");
+}
+
+/// `--quiet` prints the result line alone on stdout, and each
+/// disqualification on stderr as the account words it: a bot that crashes
+/// is not hidden.
+#[test]
+fn quiet_keeps_one_result_line_and_names_each_disqualification() {
+    let out = clue(&[
+        "play",
+        "--variant",
+        "speedclue",
+        "--players",
+        "3",
+        "--seed",
+        "2",
+        "--quiet",
+        "--bot",
+        "jsonl:sh -c 'exit 3'",
+    ]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+    assert!(stdout.starts_with("winner: seat "), "{stdout}");
+    assert_eq!(
+        stderr.lines().collect::<Vec<_>>(),
+        ["seat 0 (jsonl:sh -c 'exit 3') is disqualified (crash): exited with status 3"],
+        "{stderr}"
+    );
+    // A game without a disqualification says nothing more.
+    let out = clue(&["play", "--variant", "speedclue", "--seed", "5", "--quiet"]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(
+        (stdout.lines().count(), stderr.as_str()),
+        (1, ""),
+        "{stdout}"
+    );
 }
