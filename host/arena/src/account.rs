@@ -13,6 +13,22 @@ use clue_plugin_api::{Card, Deck, Event, Seat};
 
 use crate::narrate::describe;
 
+/// A seat as the account names it: `seat 2 (builtin:notebook)`, or
+/// `seat 2 (server)` for a seat no bot plays (`uniclue`'s).
+fn seat_name(seat: Seat, names: &[String]) -> String {
+    match names.get(seat.index()) {
+        Some(name) => format!("seat {} ({})", seat.0, printable(name)),
+        None => format!("seat {} (server)", seat.0),
+    }
+}
+
+/// Every seat of the game by [`seat_name`], in seat order, the server's too.
+fn seat_names(record: &GameRecord, names: &[String]) -> Vec<String> {
+    (0..record.seats.len())
+        .map(|s| seat_name(Seat(s as u8), names))
+        .collect()
+}
+
 /// A disqualification as the account writes it, with the seat's detail
 /// (`seat 0 (NAME) is disqualified (crash): exited with status 3`).
 fn disqualification(record: &GameRecord, event: &Event, deck: &Deck, named: &[String]) -> String {
@@ -30,12 +46,7 @@ fn disqualification(record: &GameRecord, event: &Event, deck: &Deck, named: &[St
 /// The game's disqualifications, one line each as [`account`] writes them:
 /// what `clue play --quiet` adds, on stderr, to its result line.
 pub fn disqualifications(record: &GameRecord, deck: &Deck, names: &[String]) -> Vec<String> {
-    let named: Vec<String> = (0..record.seats.len())
-        .map(|s| match names.get(s) {
-            Some(name) => format!("seat {s} ({})", printable(name)),
-            None => format!("seat {s} (server)"),
-        })
-        .collect();
+    let named = seat_names(record, names);
     record
         .log
         .iter()
@@ -49,12 +60,7 @@ pub fn disqualifications(record: &GameRecord, deck: &Deck, names: &[String]) -> 
 /// [`crate::narrate`], and a disqualification with its detail), the end.
 pub fn account(record: &GameRecord, deck: &Deck, names: &[String]) -> String {
     let mut out = String::new();
-    let who = |s: Seat| -> String {
-        match names.get(s.index()) {
-            Some(name) => format!("seat {} ({})", s.0, printable(name)),
-            None => format!("seat {} (server)", s.0),
-        }
-    };
+    let who = |s: Seat| seat_name(s, names);
     let cards = |cs: &[Card]| -> String {
         cs.iter()
             .map(|&c| deck.name(c).to_string())
@@ -73,9 +79,7 @@ pub fn account(record: &GameRecord, deck: &Deck, names: &[String]) -> String {
     }
     // Every seat by number and name, the server's seats too, as the
     // narration names them.
-    let named: Vec<String> = (0..record.seats.len())
-        .map(|s| who(Seat(s as u8)))
-        .collect();
+    let named = seat_names(record, names);
     for entry in &record.log {
         let event = &entry.event;
         let line = match event {
