@@ -174,6 +174,23 @@ pub fn run(command: TournamentCommand) -> anyhow::Result<ExitCode> {
             let games = store.games()?;
             let report = stats::compute(&meta.bots, &meta.settings, &games);
             print!("{}", report::render(&report, format));
+            // A report of part of the schedule says so (on stderr: the
+            // formats for machines stay as they are).
+            let progress = store.progress()?;
+            if progress.done < progress.scheduled {
+                let in_play = match progress.in_play {
+                    0 => String::new(),
+                    n => format!(", {n} of them in play now"),
+                };
+                eprintln!(
+                    "note: this report covers {} of the tournament's {} scheduled games; {} are \
+                     not played yet{in_play} (`clue tournament resume --db {}` plays them)",
+                    progress.done,
+                    progress.scheduled,
+                    progress.scheduled - progress.done,
+                    store::display_name(&db)
+                );
+            }
             Ok(ExitCode::SUCCESS)
         }
     }

@@ -192,6 +192,60 @@ fn a_stored_game_replays_and_a_different_file_is_refused() {
     );
 }
 
+/// A report of a store that holds only part of its schedule (as a kill
+/// leaves it) says how much it covers, on stderr, and how to play the rest;
+/// once resumed, it says nothing more.
+#[test]
+fn a_report_of_part_of_the_schedule_says_so() {
+    let d = dir();
+    let file = d.path().join("t.yaml");
+    std::fs::write(&file, FILE.replace("repeats: 20", "repeats: 1")).unwrap();
+    let db = d.path().join("r.sqlite");
+    let (file_s, db_s) = (file.to_str().unwrap(), db.to_str().unwrap());
+    let run = |args: &[&str]| {
+        let status = clue(args).status().unwrap();
+        assert!(status.success(), "{args:?}: {status}");
+    };
+    run(&["tournament", "run", file_s, "--db", db_s, "--quiet"]);
+    let report = || {
+        let out = Command::new(env!("CARGO_BIN_EXE_clue"))
+            .args(["tournament", "report", "--db", db_s, "--format", "csv"])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let csv = String::from_utf8(out.stdout).unwrap();
+        (csv, String::from_utf8(out.stderr).unwrap())
+    };
+    let (whole, said) = report();
+    assert_eq!(said, "", "a whole tournament's report has no note");
+    // Two games not stored, their claims gone: what a kill leaves.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch(
+        "UPDATE schedule SET done = 0, worker = NULL, lease_until = NULL WHERE idx IN (5, 9);
+         DELETE FROM seats WHERE game IN (5, 9);
+         DELETE FROM games WHERE idx IN (5, 9);",
+    )
+    .unwrap();
+    drop(conn);
+    let (part, said) = report();
+    assert!(part.starts_with("setting,bot,games,"), "{part}");
+    assert_eq!(
+        said.trim_end(),
+        format!(
+            "note: this report covers 22 of the tournament's 24 scheduled games; 2 are not played yet (`clue tournament resume --db {db_s}` plays them)"
+        )
+    );
+    run(&["tournament", "resume", "--db", db_s, "--quiet"]);
+    let (again, said) = report();
+    assert_eq!(said, "", "resumed, the report has no note");
+    let strip = |r: &str| -> Vec<String> {
+        r.lines()
+            .map(|l| l.split(',').take(12).collect::<Vec<_>>().join(","))
+            .collect()
+    };
+    assert_eq!(strip(&again), strip(&whole));
+}
+
 /// A resume plays the rest with the bots the stored games were played with:
 /// nothing is built again while their files are as they were (a build need
 /// not give the same bytes twice), and a bot file that changed is refused
