@@ -452,6 +452,22 @@ pub fn parse(text: &str, file: &str, base_dir: &Path) -> Result<Tournament, File
             ));
         }
     }
+    let games = crate::schedule::count(schedule, &settings, bots.len());
+    if games > crate::schedule::MAX_GAMES {
+        let pos = raw
+            .schedule
+            .as_ref()
+            .map_or_else(|| Pos::from(&raw.bots), Pos::from);
+        return Err(err(
+            pos,
+            format!(
+                "this schedule has {games} games, more than the {} a tournament may hold (the \
+                 whole schedule is made before play, in memory and in the store): use `kind: \
+                 random` with `games:` the number you want",
+                crate::schedule::MAX_GAMES
+            ),
+        ));
+    }
     let concurrency = match &raw.concurrency {
         Some(c) if c.value == 0 => {
             return Err(err(Pos::from(c), "concurrency must be at least 1".into()));

@@ -5,7 +5,37 @@
 use clue_engine::acting_seats;
 use clue_engine::rng::derive;
 
-use crate::config::{ScheduleKind, Tournament};
+use crate::config::{ScheduleKind, Setting, Tournament};
+
+/// The most games a tournament may schedule. The schedule is made whole
+/// before play, in memory and in the store (`clue tournament check` of 10
+/// million `random` games held 1.3 GB), so a file asking for more, often
+/// an `all-seatings` of many bots (30 bots at 6 seats make 427,518,000
+/// seat orders), is refused where it names its schedule. At the default
+/// tournament's 23 games a second, 10 million games are five days of play.
+pub const MAX_GAMES: u128 = 10_000_000;
+
+/// How many games [`schedule`] makes of `kind` over `settings` with `bots`
+/// bots, counted without making them.
+pub fn count(kind: ScheduleKind, settings: &[Setting], bots: usize) -> u128 {
+    settings
+        .iter()
+        .map(|s| {
+            let seats = acting_seats(&s.config);
+            // Every seat order of every combination: bots! / (bots - seats)!.
+            let orders = (0..seats).fold(1u128, |n, i| {
+                n.saturating_mul(bots.saturating_sub(i) as u128)
+            });
+            match kind {
+                ScheduleKind::AllSeatings { repeats } => orders.saturating_mul(u128::from(repeats)),
+                ScheduleKind::SpeedclueContest { games } => {
+                    orders.saturating_mul(u128::from(games))
+                }
+                ScheduleKind::Random { games } => u128::from(games),
+            }
+        })
+        .fold(0, u128::saturating_add)
+}
 
 /// One game of the schedule.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -241,6 +241,68 @@ fn the_schedule_defaults_to_every_seating_once() {
     assert_eq!(t.schedule, config::ScheduleKind::Random { games: 7 });
 }
 
+/// A schedule too large to make (a slip of zeros, or every seating of
+/// many bots) is refused where the file names it, before it fills the
+/// memory; the count is the schedule's own, and the largest one allowed is
+/// accepted.
+#[test]
+fn a_schedule_past_the_most_games_is_refused_where_it_is_named() {
+    let too_many = |games: u64| {
+        format!(
+            "this schedule has {games} games, more than the 10000000 a tournament may hold (the \
+             whole schedule is made before play, in memory and in the store): use `kind: random` \
+             with `games:` the number you want"
+        )
+    };
+    check(
+        &format!(
+            "variant: speedclue\nplayers: 3\nschedule: {{kind: random, games: 10000001}}\n{GOOD_BOTS}"
+        ),
+        3,
+        11,
+        &too_many(10_000_001),
+    );
+    // No `schedule:`: every seating of 30 bots at 6 seats, at the bots.
+    let mut many = "variant: speedclue\nplayers: 6\nbots:\n".to_string();
+    for i in 0..30 {
+        many.push_str(&format!(
+            "  - {{name: b{i}, kind: builtin, path: notebook}}\n"
+        ));
+    }
+    check(&many, 4, 3, &too_many(427_518_000));
+    let t = config::parse(
+        &format!("variant: speedclue\nplayers: 3\nschedule: {{kind: random, games: 10000000}}\n{GOOD_BOTS}"),
+        "t.yaml",
+        Path::new("/contest"),
+    )
+    .expect("the most games allowed");
+    assert_eq!(
+        clue_arena::schedule::count(t.schedule, &t.settings, t.bots.len()),
+        10_000_000
+    );
+    // The count is the schedule's length, for every kind and a sweep.
+    for schedule in [
+        "{kind: all-seatings, repeats: 3}",
+        "{kind: random, games: 17}",
+        "{kind: speedclue-contest, games: 2}",
+    ] {
+        let players = if schedule.contains("contest") {
+            ""
+        } else {
+            "players: 3\nsweep: [{max_rounds: 50}, {max_rounds: 60}]\n"
+        };
+        let text = format!(
+            "variant: speedclue\n{players}schedule: {schedule}\n{GOOD_BOTS}  - {{name: d, kind: builtin, path: clueless}}\n"
+        );
+        let t = config::parse(&text, "t.yaml", Path::new("/contest")).expect(schedule);
+        assert_eq!(
+            clue_arena::schedule::count(t.schedule, &t.settings, t.bots.len()),
+            clue_arena::schedule::schedule(&t).len() as u128,
+            "{schedule}"
+        );
+    }
+}
+
 #[test]
 fn a_trusted_native_plugin_is_loaded_in_process_and_others_are_isolated() {
     let text = "variant: speedclue
