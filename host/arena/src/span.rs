@@ -35,7 +35,9 @@ pub fn yaml_error(error: &serde_saphyr::Error, text: &str) -> (Pos, String) {
             column: l.column(),
         })
         .unwrap_or_default();
-    let message = first_line(&error.to_string());
+    // The parser's wording for users: its default one advises the programmer
+    // (`set DuplicateKeyPolicy in Options`).
+    let message = first_line(&error.render_with_formatter(&serde_saphyr::UserMessageFormatter));
     let message = match (whole_number_range(&message), value_at(text, pos)) {
         (Some((min, max)), Some(found)) => {
             format!("expected a whole number from {min} to {max}, found `{found}`")

@@ -156,6 +156,14 @@ fn duplicate_names() {
 
 #[test]
 fn unknown_fields_and_bad_values() {
+    // In the parser's words for users, not its advice to programmers
+    // (`set DuplicateKeyPolicy in Options if acceptable`).
+    check(
+        &format!("variant: speedclue\nplayers: 3\nvariant: classic\n{GOOD_BOTS}"),
+        3,
+        1,
+        "duplicate mapping key `variant` is not allowed here",
+    );
     check(
         &format!(
             "variant: speedclue\nschedule: {{kind: all-seatings}}\nconcurency: 2\n{GOOD_BOTS}"
