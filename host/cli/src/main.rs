@@ -72,7 +72,7 @@ enum Command {
     /// Re-run a logged game from its seed and bots and check every event is identical
     Replay {
         /// A game log written by `clue play --log`
-        #[arg(required_unless_present = "db", conflicts_with = "db")]
+        #[arg(required_unless_present_any = ["db", "game"], conflicts_with_all = ["db", "game"])]
         log: Option<PathBuf>,
         /// A tournament results store to take the game from (with --game)
         #[arg(long, value_name = "PATH", requires = "game")]

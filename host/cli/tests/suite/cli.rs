@@ -1180,3 +1180,32 @@ fn quiet_keeps_one_result_line_and_names_each_disqualification() {
         "{stdout}"
     );
 }
+
+/// `clue replay` takes a log, or a store and a game: a missing half of the
+/// second form is named alone, and the two forms are not mixed.
+#[test]
+fn replay_names_the_argument_its_form_lacks() {
+    let check = |args: &[&str], says: &str| {
+        let out = clue(&[&["replay"], args].concat());
+        let (_, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    };
+    check(
+        &["--game", "3"],
+        "required arguments were not provided:\n  --db <PATH>\n\n",
+    );
+    check(
+        &["--db", "r.sqlite"],
+        "required arguments were not provided:\n  --game <N>\n\n",
+    );
+    check(&[], "required arguments were not provided:\n  <LOG>\n\n");
+    check(
+        &["game.jsonl", "--game", "3"],
+        "the argument '[LOG]' cannot be used with '--game <N>'",
+    );
+    check(
+        &["game.jsonl", "--db", "r.sqlite", "--game", "3"],
+        "cannot be used with",
+    );
+}
