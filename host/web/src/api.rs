@@ -80,15 +80,13 @@ impl<'de> Deserialize<'de> for Seed {
                 Ok(Seed(seed))
             }
             fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Seed, E> {
-                match text.trim() {
-                    digits if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
-                        digits
-                            .parse()
-                            .map(Seed)
-                            .map_err(|_| E::invalid_value(serde::de::Unexpected::Str(text), &self))
-                    }
-                    _ => Err(E::invalid_value(serde::de::Unexpected::Str(text), &self)),
+                // Digits only: `u64`'s own parse also takes a leading `+`.
+                let digits = text.trim();
+                let refused = || E::invalid_value(serde::de::Unexpected::Str(text), &self);
+                if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                    return Err(refused());
                 }
+                digits.parse().map(Seed).map_err(|_| refused())
             }
         }
         deserializer.deserialize_any(Visitor)

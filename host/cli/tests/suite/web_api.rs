@@ -444,6 +444,7 @@ fn bad_start_requests_say_what_is_wrong() {
         (json!({"seed": "seven"}), "invalid value: string \"seven\""),
         (json!({"seed": "18446744073709551616"}), "expected a seed"),
         (json!({"seed": ""}), "expected a seed"),
+        (json!({"seed": "+5"}), "expected a seed"),
     ];
     for (request, expected) in cases {
         let (status, body) = server.post("/api/games", &request);
