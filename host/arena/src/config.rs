@@ -385,7 +385,12 @@ pub fn parse(text: &str, file: &str, base_dir: &Path) -> Result<Tournament, File
             .unwrap_or(Pos::from(&raw.variant));
         if let Err(e) = clue_engine::check(&config) {
             let pos = match &e {
-                ConfigError::Board(_) => layout.or(table).map(Pos::from).unwrap_or(fallback),
+                // A board's fault, or a deck too large that its files make.
+                ConfigError::Board(_) | ConfigError::HandTooLarge { .. }
+                    if let Some(file) = layout.or(table) =>
+                {
+                    Pos::from(file)
+                }
                 ConfigError::Players { .. } => players_pos.unwrap_or(Pos::from(&raw.variant)),
                 // The room itself, not the list.
                 ConfigError::UniclueRoom(bad) => (over.rooms.as_ref().or(base.rooms.as_ref()))

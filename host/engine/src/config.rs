@@ -253,6 +253,25 @@ impl Default for FrameworkOptions {
     }
 }
 
+/// The most cards a hand may hold: `Setup::hand_sizes` tells each in a byte
+/// (`u8` in the wire form and `clue:player`'s `hand-sizes: list<u8>`).
+pub const MAX_HAND: usize = u8::MAX as usize;
+
+/// The most items `generalized` may hide: `Rules::hidden` tells the count
+/// in a byte, as [`MAX_HAND`].
+pub const MAX_HIDDEN: usize = u8::MAX as usize;
+
+/// What to change when a deal's hands would be too large, by variant.
+fn hand_advice(variant: Variant) -> &'static str {
+    match variant {
+        Variant::Generalized => "use fewer items or more players",
+        Variant::Framework => {
+            "use a narrower board (fewer rooms), fewer persons or weapons, or more players"
+        }
+        _ => "use a setup file with fewer cards, or more players",
+    }
+}
+
 /// A configuration the engine refuses to play.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum ConfigError {
@@ -264,6 +283,10 @@ pub enum ConfigError {
     },
     #[error("generalized needs 1 <= k < n, got n = {items}, k = {hidden}")]
     Hidden { items: u16, hidden: u16 },
+    #[error(
+        "generalized hides at most {MAX_HIDDEN} items, got k = {0} (a bot is told how many in a byte)"
+    )]
+    HiddenMany(u16),
     #[error("generalized needs (n - k) divisible by p: n = {items}, k = {hidden}, p = {players}")]
     Uneven {
         items: u16,
@@ -278,6 +301,19 @@ pub enum ConfigError {
     FrameworkCards { persons: u16, weapons: u16 },
     #[error("max_rounds must be at least 1")]
     MaxRounds,
+    #[error(
+        "{variant}'s deck of {cards} cards, {hidden} hidden, deals hands of up to {hand} cards to {players} \
+         players; a hand holds at most {MAX_HAND} (a bot is told each hand's size in a byte): \
+         {advice}",
+        advice = hand_advice(*variant)
+    )]
+    HandTooLarge {
+        variant: Variant,
+        cards: usize,
+        hidden: usize,
+        players: u8,
+        hand: usize,
+    },
     #[error("the fixed deal is not valid: {0}")]
     Deal(String),
     #[error("{0} is played on a board; none was given")]
@@ -295,12 +331,22 @@ impl ConfigError {
         match self {
             ConfigError::Players { .. } => &["players"],
             ConfigError::Hidden { .. } => &["hidden", "items"],
+            ConfigError::HiddenMany(_) => &["hidden"],
             ConfigError::Uneven { .. } => &["hidden", "items", "players"],
             ConfigError::UniclueRoom(_) => &["rooms"],
             ConfigError::Width(_) => &["width"],
             ConfigError::FrameworkCards { persons: 0, .. } => &["persons"],
             ConfigError::FrameworkCards { .. } => &["weapons"],
             ConfigError::MaxRounds => &["max_rounds"],
+            ConfigError::HandTooLarge {
+                variant: Variant::Generalized,
+                ..
+            } => &["items", "players"],
+            ConfigError::HandTooLarge {
+                variant: Variant::Framework,
+                ..
+            } => &["width", "persons", "weapons", "players"],
+            ConfigError::HandTooLarge { .. } => &[],
             ConfigError::Deal(_) | ConfigError::NoBoard(_) | ConfigError::Board(_) => &[],
         }
     }
@@ -358,6 +404,9 @@ impl GameConfig {
                 if hidden == 0 || hidden >= items {
                     return Err(ConfigError::Hidden { items, hidden });
                 }
+                if usize::from(hidden) > MAX_HIDDEN {
+                    return Err(ConfigError::HiddenMany(hidden));
+                }
                 if (items - hidden) % u16::from(p) != 0 {
                     return Err(ConfigError::Uneven {
                         items,
@@ -384,6 +433,42 @@ impl GameConfig {
             }
             _ => {}
         }
+        // The decks these options make, and their envelopes (a board's deck
+        // comes with its files, a framework table's with its rows: both
+        // are checked as the game is dealt).
+        let deck = match self.variant {
+            Variant::Generalized => Some((
+                usize::from(self.generalized.items),
+                usize::from(self.generalized.hidden),
+            )),
+            Variant::Framework if self.framework.table.is_none() => {
+                let f = &self.framework;
+                let cards = [f.width, f.persons, f.weapons].map(usize::from);
+                Some((cards.iter().sum(), 3))
+            }
+            _ => None,
+        };
+        if let Some((cards, hidden)) = deck {
+            self.check_hands(cards, hidden)?;
+        }
+        Ok(())
+    }
+
+    /// Refuses a deal whose largest hand would not fit the wire form, which
+    /// tells each hand's size in a byte ([`MAX_HAND`]): `cards` in the deck,
+    /// `hidden` of them in the envelope.
+    pub fn check_hands(&self, cards: usize, hidden: usize) -> Result<(), ConfigError> {
+        let players = usize::from(self.players.max(1));
+        let hand = cards.saturating_sub(hidden).div_ceil(players);
+        if hand > MAX_HAND {
+            return Err(ConfigError::HandTooLarge {
+                variant: self.variant,
+                cards,
+                hidden,
+                players: self.players,
+                hand,
+            });
+        }
         Ok(())
     }
 
@@ -402,7 +487,8 @@ impl GameConfig {
     /// How many envelope cards each category of `deck` contributes.
     pub fn hidden_counts(&self, deck: &Deck) -> Vec<u8> {
         match self.variant {
-            Variant::Generalized => vec![self.generalized.hidden.min(255) as u8],
+            // `validate` holds `hidden` within a byte (`MAX_HIDDEN`).
+            Variant::Generalized => vec![u8::try_from(self.generalized.hidden).unwrap_or(u8::MAX)],
             _ => deck.categories().iter().map(|_| 1).collect(),
         }
     }

@@ -85,7 +85,26 @@ pub(crate) struct Game<'a, 'b> {
 /// tournament file) call this to fail at load time.
 pub fn check(config: &GameConfig) -> Result<(), ConfigError> {
     config.validate()?;
-    Topology::build(config, 0).map(|_| ())
+    deck(config, &Topology::build(config, 0)?).map(|_| ())
+}
+
+/// The deck a game of `config` on `topology` is played with, refused if a
+/// hand dealt from it would not fit the wire form (`validate` checked the
+/// decks options make; this also checks a board's and a framework table's).
+fn deck(config: &GameConfig, topology: &Topology) -> Result<Deck, ConfigError> {
+    let deck = match config.standard_deck() {
+        Some(deck) => deck,
+        None => topology
+            .deck()
+            .ok_or(ConfigError::NoBoard(config.variant))?,
+    };
+    let hidden = config
+        .hidden_counts(&deck)
+        .iter()
+        .map(|&h| usize::from(h))
+        .sum();
+    config.check_hands(deck.len(), hidden)?;
+    Ok(deck)
 }
 
 /// The seats of a variant that a bot plays: all of them, except in `uniclue`,
@@ -141,12 +160,7 @@ pub fn play_observed(
         });
     }
     let topology = Topology::build(config, seed)?;
-    let deck = match config.standard_deck() {
-        Some(deck) => deck,
-        None => topology
-            .deck()
-            .ok_or(ConfigError::NoBoard(config.variant))?,
-    };
+    let deck = deck(config, &topology)?;
     let hidden = config.hidden_counts(&deck);
     let players = usize::from(config.players);
     let deal = match &config.deal {
@@ -240,6 +254,7 @@ impl Game<'_, '_> {
 
     fn begin(&mut self, seed: u64) {
         let mut bot_seeds = rng::stream(seed, Stream::BotSeeds);
+        // `deck` refused a deal of a hand past a byte (`MAX_HAND`).
         let hand_sizes: Vec<u8> = self.seats.iter().map(|s| s.hand.len() as u8).collect();
         let starts: Vec<Position> = self.seats.iter().filter_map(|s| s.position).collect();
         let board = self.topology.view();

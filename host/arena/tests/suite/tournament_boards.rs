@@ -211,6 +211,27 @@ fn a_framework_table_is_read_and_checked() {
             scratch.path().join("bad.txt").display()
         ),
     );
+    // A good table whose 757 rooms make hands too large for three players:
+    // placed at the table too.
+    let width = 757;
+    let rows = (0..width).map(|row| {
+        let mut cells = vec!["0".to_string(); width];
+        cells[0] = (row + 1).to_string();
+        cells.join(" ")
+    });
+    let table: Vec<String> = std::iter::once(format!("Board {width} {width}"))
+        .chain(rows)
+        .collect();
+    std::fs::write(scratch.path().join("wide.txt"), table.join("\n")).unwrap();
+    check(
+        &file("framework", "options: {table: wide.txt}"),
+        scratch.path(),
+        5,
+        18,
+        "framework's deck of 769 cards, 3 hidden, deals hands of up to 256 cards to 3 players; a \
+         hand holds at most 255 (a bot is told each hand's size in a byte): use a narrower board \
+         (fewer rooms), fewer persons or weapons, or more players",
+    );
 }
 
 #[test]

@@ -100,6 +100,17 @@ fn an_option_the_variant_refuses() {
         32,
         "framework needs at least one person and one weapon",
     );
+    // A hand past the byte a bot is told its size in.
+    check(
+        &format!(
+            "variant: generalized\nplayers: 3\noptions: {{items: 900, hidden: 3}}\n{GOOD_BOTS}"
+        ),
+        3,
+        18,
+        "generalized's deck of 900 cards, 3 hidden, deals hands of up to 299 cards to 3 players; \
+         a hand holds at most 255 (a bot is told each hand's size in a byte): use fewer items or \
+         more players",
+    );
     check(
         &format!(
             "variant: speedclue\nplayers: 3\nschedule: {{kind: random, games: 2}}\nsweep:\n  - {{max_rounds: 9}}\n  - {{max_rounds: 0}}\n{GOOD_BOTS}"

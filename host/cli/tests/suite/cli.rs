@@ -374,6 +374,13 @@ fn variant_files_give_options_and_precise_errors() {
         ),
         ("max_rounds: 0\n", "1:13", "max_rounds must be at least 1"),
         (
+            "variant: generalized\nplayers: 2\nitems: 602\nhidden: 2\n",
+            "3:8",
+            "generalized's deck of 602 cards, 2 hidden, deals hands of up to 300 cards to 2 \
+             players; a hand holds at most 255 (a bot is told each hand's size in a byte): use \
+             fewer items or more players",
+        ),
+        (
             "variant: cyberclue\nplayers: 3\n",
             "2:10",
             "cyberclue is played by 2, 4 or 5 players, not 3",

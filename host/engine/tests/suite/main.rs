@@ -9,6 +9,7 @@ mod boards;
 mod deal;
 mod determinism;
 mod generalized;
+mod hands;
 mod invalid;
 mod notebook;
 mod uniclue_sample;
