@@ -31,6 +31,9 @@ pub struct Notebook {
     made: Vec<Suggestion>,
     /// Cards already shown to each seat.
     shown_to: Vec<Vec<Card>>,
+    /// Each room cell of the board (row, column, room), read once: a move
+    /// measures from every target to the rooms it wants.
+    room_cells: Vec<(i64, i64, Card)>,
 }
 
 impl Notebook {
@@ -166,32 +169,37 @@ impl Notebook {
     /// Board play: the target that brings it into, or nearest to, a room whose
     /// card may still be in the envelope.
     fn best_target(&mut self, request: &MoveRequest) -> Position {
-        let setup = self.setup.clone();
         let wanted: Vec<Card> = self.candidates(Category::Room);
-        let score = |p: &Position| -> u32 {
-            match (p, setup.as_ref().and_then(|s| s.board.as_ref())) {
+        let on_board = self.setup.as_ref().and_then(|s| s.board.as_ref());
+        // A ring has no cells: every computer is as near.
+        let grid = on_board.is_some_and(|b| !matches!(b, BoardView::Ring { .. }));
+        let near = grid.then(|| nearest_cells(&self.room_cells, &wanted));
+        let scores: Vec<u32> = request
+            .targets
+            .iter()
+            .map(|p| match (p, &near) {
                 (Position::Room(room), _) if wanted.contains(room) => 0,
                 (Position::Room(_), _) => 1000,
-                (Position::Cell { row, col }, Some(board)) => {
-                    distance_to_rooms(board, *row, *col, &wanted)
-                }
+                (Position::Cell { row, col }, Some(near)) => distance(near, *row, *col),
+                (Position::Cell { .. }, None) if on_board.is_some() => 0,
                 _ => 500,
-            }
-        };
-        let best = request.targets.iter().map(score).min().unwrap_or(0);
+            })
+            .collect();
+        let best = scores.iter().copied().min().unwrap_or(0);
         let choices: Vec<Position> = request
             .targets
             .iter()
-            .copied()
-            .filter(|p| score(p) == best)
+            .zip(&scores)
+            .filter(|&(_, &score)| score == best)
+            .map(|(&p, _)| p)
             .collect();
         *choices.choose(self.rng()).unwrap_or(&request.targets[0])
     }
 }
 
-/// Manhattan distance from a cell to the nearest cell of a wanted room.
-fn distance_to_rooms(board: &BoardView, row: u16, col: u16, wanted: &[Card]) -> u32 {
-    let (cols, room_cells): (u16, Vec<(usize, Card)>) = match board {
+/// Each room cell of a board (row, column, room); none for a ring.
+fn room_cells(board: &BoardView) -> Vec<(i64, i64, Card)> {
+    let (cols, rooms): (u16, Vec<Option<Card>>) = match board {
         BoardView::Grid {
             width,
             cells,
@@ -200,33 +208,40 @@ fn distance_to_rooms(board: &BoardView, row: u16, col: u16, wanted: &[Card]) -> 
             *width,
             cells
                 .iter()
-                .enumerate()
-                .filter_map(|(i, &v)| {
-                    let room = rooms.get(usize::from(v).checked_sub(1)?)?;
-                    Some((i, *room))
-                })
+                .map(|&v| rooms.get(usize::from(v).checked_sub(1)?).copied())
                 .collect(),
         ),
-        BoardView::Rooms { cols, cells, .. } => (
-            *cols,
-            cells
-                .iter()
-                .enumerate()
-                .filter_map(|(i, c)| Some((i, c.room?)))
-                .collect(),
-        ),
-        BoardView::Ring { .. } => return 0,
+        BoardView::Rooms { cols, cells, .. } => (*cols, cells.iter().map(|c| c.room).collect()),
+        BoardView::Ring { .. } => return Vec::new(),
     };
+    let cols = usize::from(cols.max(1));
+    rooms
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, room)| Some(((i / cols) as i64, (i % cols) as i64, room?)))
+        .collect()
+}
+
+/// The cells of the wanted rooms.
+fn nearest_cells(room_cells: &[(i64, i64, Card)], wanted: &[Card]) -> Vec<(i64, i64)> {
+    let top = wanted.iter().map(|c| usize::from(c.0)).max().unwrap_or(0);
+    let mut is_wanted = vec![false; top + 1];
+    for c in wanted {
+        is_wanted[usize::from(c.0)] = true;
+    }
     room_cells
         .iter()
-        .filter(|(_, room)| wanted.contains(room))
-        .map(|&(i, _)| {
-            let (r, c) = (
-                (i / usize::from(cols.max(1))) as i64,
-                (i % usize::from(cols.max(1))) as i64,
-            );
-            ((r - i64::from(row)).abs() + (c - i64::from(col)).abs()) as u32
-        })
+        .filter(|(_, _, room)| is_wanted.get(usize::from(room.0)) == Some(&true))
+        .map(|&(r, c, _)| (r, c))
+        .collect()
+}
+
+/// Manhattan distance from a cell to the nearest of `cells` (999 if none).
+fn distance(cells: &[(i64, i64)], row: u16, col: u16) -> u32 {
+    let (row, col) = (i64::from(row), i64::from(col));
+    cells
+        .iter()
+        .map(|&(r, c)| ((r - row).abs() + (c - col).abs()) as u32)
         .min()
         .unwrap_or(999)
 }
@@ -252,6 +267,7 @@ impl Player for Notebook {
         self.made.clear();
         self.current = None;
         self.shown_to = vec![Vec::new(); usize::from(setup.players)];
+        self.room_cells = setup.board.as_ref().map(room_cells).unwrap_or_default();
         self.setup = Some(setup.clone());
     }
 

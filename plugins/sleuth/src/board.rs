@@ -22,6 +22,9 @@ pub enum Map {
         width: usize,
         /// The room of each cell, as an index into `rooms`.
         cell_room: Vec<Option<usize>>,
+        /// The cells in rooms (row, column, index into `rooms`): a wide
+        /// board is mostly hallway, and a move measures from each target.
+        room_cells: Vec<(usize, usize, usize)>,
         rooms: Vec<Card>,
     },
     /// `cyberclue`: exactly the roll of a d4 steps one way round the ring.
@@ -43,13 +46,19 @@ impl Map {
                 if width == 0 || cells.len() != width * width {
                     return None;
                 }
-                let cell_room = cells
+                let cell_room: Vec<Option<usize>> = cells
                     .iter()
                     .map(|&v| usize::from(v).checked_sub(1).filter(|&r| r < rooms.len()))
+                    .collect();
+                let room_cells = cell_room
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, room)| Some((i / width, i % width, (*room)?)))
                     .collect();
                 Some(Map::Grid {
                     width,
                     cell_room,
+                    room_cells,
                     rooms: rooms.clone(),
                 })
             }
@@ -77,6 +86,7 @@ impl Map {
                     width,
                     cell_room,
                     rooms,
+                    ..
                 },
                 Position::Cell { row, col },
             ) => {
@@ -159,9 +169,7 @@ impl Map {
             }
             (
                 Map::Grid {
-                    width,
-                    cell_room,
-                    rooms,
+                    room_cells, rooms, ..
                 },
                 _,
             ) => {
@@ -170,11 +178,9 @@ impl Map {
                     Position::Room(_) => return vec![FAR; rooms.len()],
                 };
                 let mut steps = vec![FAR; rooms.len()];
-                for (i, room) in cell_room.iter().enumerate() {
-                    if let Some(r) = *room {
-                        let d = (i / width).abs_diff(row) + (i % width).abs_diff(col);
-                        steps[r] = steps[r].min(d.min(usize::from(FAR - 1)) as u16);
-                    }
+                for &(r, c, room) in room_cells {
+                    let d = r.abs_diff(row) + c.abs_diff(col);
+                    steps[room] = steps[room].min(d.min(usize::from(FAR - 1)) as u16);
                 }
                 steps
             }

@@ -2,8 +2,13 @@
 
 use crate::common;
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use clue_engine::{Fault, GameConfig, InProcess, SeatController, acting_seats, play};
-use clue_plugin_api::{Accusation, AccusePoint, Reply, Request, Variant};
+use clue_plugin_api::{
+    Accusation, AccusePoint, BoardView, Position, Reply, Request, Setup, Variant,
+};
 
 /// Records the accusations notebook makes when it is not forced to: not
 /// at a forced point, and not a UniClue client's guess once its queries are
@@ -94,5 +99,79 @@ fn notebook_never_accuses_wrongly() {
 impl SeatController for &mut Spy {
     fn call(&mut self, request: &Request) -> Result<Reply, Fault> {
         (**self).call(request)
+    }
+}
+
+/// What `notebook` was set up with, and the targets and choice of its
+/// first move.
+type Seen = Rc<RefCell<(Option<Setup>, Option<(Vec<Position>, Position)>)>>;
+
+/// Records the first move `notebook` makes on a board, with what it knew.
+struct FirstMove {
+    inner: InProcess<notebook::Notebook>,
+    seen: Seen,
+}
+
+impl SeatController for FirstMove {
+    fn call(&mut self, request: &Request) -> Result<Reply, Fault> {
+        let reply = self.inner.call(request)?;
+        let mut seen = self.seen.borrow_mut();
+        match (request, &reply) {
+            (Request::BeginGame { setup }, _) => seen.0 = Some((**setup).clone()),
+            (Request::Move(r), Reply::Move { to }) if seen.1.is_none() => {
+                seen.1 = Some((r.targets.clone(), *to));
+            }
+            _ => {}
+        }
+        Ok(reply)
+    }
+}
+
+/// On a `framework` grid, `notebook`'s first move (it knows only its hand
+/// then) is to a target nearest, in Manhattan steps, a cell of a room it
+/// does not hold: measured here by brute force over every cell.
+#[test]
+fn notebook_walks_to_the_nearest_room_it_does_not_hold() {
+    let mut config = GameConfig::new(Variant::Framework, 3);
+    config.framework.width = 30;
+    for seed in 0..40 {
+        let seen = Seen::default();
+        let mut bots = common::builtins(3);
+        bots[0] = Box::new(FirstMove {
+            inner: InProcess(notebook::Notebook::default()),
+            seen: Rc::clone(&seen),
+        });
+        play(&config, seed, &mut bots).expect("valid config");
+        let (setup, moved) = seen.take();
+        let setup = setup.expect("begun");
+        let (targets, to) = moved.expect("moved at least once");
+        let Some(BoardView::Grid {
+            width,
+            cells,
+            rooms,
+        }) = &setup.board
+        else {
+            panic!("a framework grid");
+        };
+        let width = usize::from(*width);
+        let wanted: Vec<usize> = (0..cells.len())
+            .filter(|&i| {
+                let room = usize::from(cells[i]).checked_sub(1).map(|r| rooms[r]);
+                room.is_some_and(|room| !setup.hand.contains(&room))
+            })
+            .collect();
+        let distance = |p: &Position| match *p {
+            Position::Cell { row, col } => wanted
+                .iter()
+                .map(|&i| {
+                    (i / width).abs_diff(usize::from(row)) + (i % width).abs_diff(usize::from(col))
+                })
+                .min()
+                .unwrap_or(999),
+            Position::Room(_) => panic!("a grid's targets are cells"),
+        };
+        let best = targets.iter().map(distance).min().expect("targets");
+        assert_eq!(distance(&to), best, "seed {seed}: moved to {to:?}");
+        assert!(targets.len() > 1, "seed {seed}: a choice to make");
     }
 }
