@@ -21,9 +21,12 @@ fn generalized(items: u16, hidden: u16, players: u8) -> GameConfig {
     config
 }
 
+/// What each seat was told at the start: `hand_sizes`, and its hand's length.
+type Told = Vec<(Vec<u8>, usize)>;
+
 /// Plays `config` with scripted honest bots, returning the game's outcome
-/// and the `hand_sizes` and hand length each seat was told at the start.
-fn told(config: &GameConfig) -> (Result<(), StartError>, Vec<(Vec<u8>, usize)>) {
+/// and what each seat was told.
+fn told(config: &GameConfig) -> (Result<(), StartError>, Told) {
     let seen = Rc::new(RefCell::new(Vec::new()));
     let mut bots: Vec<Box<dyn SeatController>> = (0..config.players)
         .map(|_| -> Box<dyn SeatController> {
