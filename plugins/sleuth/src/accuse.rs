@@ -29,9 +29,10 @@ impl Game {
             if let Some(cards) = self.seating.last_undisproved() {
                 return Some((cards.to_vec(), Grounds::Certain));
             }
-            // Without a solver (a deck past its 128 cards) there are no odds:
-            // a guess of cards it neither holds nor was shown, rather than
-            // the disqualification of declining.
+            // Without a solver (a setup it refuses; a deck past its 128
+            // cards is played as `notebook` plays, `Sleuth::past_solver`)
+            // there are no odds: a guess of cards it neither holds nor was
+            // shown, rather than the disqualification of declining.
             let cards = top.map_or_else(|| self.unseen_guess(), |(cards, _)| cards);
             return Some((cards, Grounds::Odds));
         }
