@@ -121,8 +121,12 @@ fn every_variant_legal_and_only_certain_accusations() {
             _ => 20,
         };
         let correct = check_games(&config, games, Others::Notebook);
+        // Right in more than a sixth of the games: below the fair share of a
+        // table of four, as `notebook` is its match on the boards (17 wins
+        // in 60 `classic` games at 4 players since `notebook` accuses once
+        // each envelope card is found, against 43 before).
         assert!(
-            correct * 4 > games,
+            correct * 6 > games,
             "{variant}: only {correct} correct accusations in {games} games"
         );
     }

@@ -175,3 +175,36 @@ fn notebook_walks_to_the_nearest_room_it_does_not_hold() {
         assert!(targets.len() > 1, "seed {seed}: a choice to make");
     }
 }
+
+/// A category whose envelope card is found is solved, though its other
+/// cards may still be in either of two hands: `notebook` is certain then.
+/// (Before, it counted a category solved only once every other card's
+/// holder was known, and on a `framework` board of 150 rooms three
+/// `notebook`s sat certain in the envelope's room for 2,000 rounds.)
+#[test]
+fn notebook_is_certain_once_each_envelope_card_is_found() {
+    use clue_plugin_api::{Card, Seat};
+    use notebook::{Holder, Knowledge};
+
+    let deck = clue_engine::decks::classic();
+    let mut k = Knowledge::new(&deck, &[1, 1, 1], &[6, 6, 6]);
+    // Seat 0 holds two of each category; neither other seat holds
+    // Green (0), the Lead Pipe (8) or the Conservatory (14).
+    let hand = [1, 2, 6, 7, 12, 13].map(Card);
+    for card in hand {
+        k.holds(Seat(0), card);
+    }
+    let others: Vec<Card> = deck.all().filter(|c| !hand.contains(c)).collect();
+    k.holds_none_of(Seat(0), &others);
+    assert_eq!(k.solution(), None, "nothing is known of the others yet");
+    let envelope = [Card(0), Card(8), Card(14)];
+    for seat in [Seat(1), Seat(2)] {
+        k.holds_none_of(seat, &envelope);
+    }
+    for card in envelope {
+        assert_eq!(k.holder(card), Some(Holder::Envelope));
+    }
+    // Plum (3) may be in seat 1's hand or seat 2's.
+    assert_eq!(k.holder(Card(3)), None);
+    assert_eq!(k.solution(), Some(envelope.to_vec()));
+}
