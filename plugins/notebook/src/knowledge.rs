@@ -47,10 +47,22 @@ impl Knowledge {
     }
 
     pub fn holds(&mut self, seat: Seat, card: Card) {
-        if card.index() < self.holder.len() && seat.index() < self.lacks.len() {
-            self.holder[card.index()] = Some(Holder::Seat(seat));
-            self.propagate();
+        self.holds_all(seat, &[card]);
+    }
+
+    /// [`Knowledge::holds`] for each card, deduced from once: a hand of 255
+    /// cards at 32 seats, propagated card by card, took a builtin
+    /// `notebook` seconds to begin and ran a wasm one out of fuel.
+    pub fn holds_all(&mut self, seat: Seat, cards: &[Card]) {
+        if seat.index() >= self.lacks.len() {
+            return;
         }
+        for card in cards {
+            if let Some(holder) = self.holder.get_mut(card.index()) {
+                *holder = Some(Holder::Seat(seat));
+            }
+        }
+        self.propagate();
     }
 
     pub fn holds_none_of(&mut self, seat: Seat, cards: &[Card]) {

@@ -254,9 +254,7 @@ impl Player for Notebook {
     fn begin_game(&mut self, setup: &Setup) {
         self.rng = Some(ChaCha8Rng::seed_from_u64(setup.seed));
         let mut k = Knowledge::new(&setup.deck, &setup.rules.hidden, &setup.hand_sizes);
-        for &card in &setup.hand {
-            k.holds(setup.seat, card);
-        }
+        k.holds_all(setup.seat, &setup.hand);
         let others: Vec<Card> = setup
             .deck
             .all()
@@ -360,11 +358,7 @@ impl Player for Notebook {
                     _ => {}
                 }
             }
-            Event::HandRevealed { seat, hand } => {
-                for &card in hand {
-                    k.holds(*seat, card);
-                }
-            }
+            Event::HandRevealed { seat, hand } => k.holds_all(*seat, hand),
             _ => {}
         }
     }
