@@ -386,7 +386,9 @@ pub fn parse(text: &str, file: &str, base_dir: &Path) -> Result<Tournament, File
         if let Err(e) = clue_engine::check(&config) {
             let pos = match &e {
                 // A board's fault, or a deck too large that its files make.
-                ConfigError::Board(_) | ConfigError::HandTooLarge { .. }
+                ConfigError::Board(_)
+                | ConfigError::HandTooLarge { .. }
+                | ConfigError::DeckTooLarge { .. }
                     if let Some(file) = layout.or(table) =>
                 {
                     Pos::from(file)

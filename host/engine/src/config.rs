@@ -257,6 +257,13 @@ impl Default for FrameworkOptions {
 /// (`u8` in the wire form and `clue:player`'s `hand-sizes: list<u8>`).
 pub const MAX_HAND: usize = u8::MAX as usize;
 
+/// The most cards a deck may hold: a reply naming every card (a
+/// `generalized` interrogation may) must fit what a wasm bot may hand the
+/// host in one call, 8 KiB (`clue_runtime`'s `HOSTCALL_BYTES`), also as a
+/// 0.1.0 bot's JSON, about four bytes a card id below 1000. Before, a wasm
+/// `notebook` asking about 7,900 of 8,162 items was stopped as a crash.
+pub const MAX_DECK: usize = 1000;
+
 /// The most items `generalized` may hide: `Rules::hidden` tells the count
 /// in a byte, as [`MAX_HAND`].
 pub const MAX_HIDDEN: usize = u8::MAX as usize;
@@ -269,6 +276,15 @@ fn hand_advice(variant: Variant) -> &'static str {
             "use a narrower board (fewer rooms), fewer persons or weapons, or more players"
         }
         _ => "use a setup file with fewer cards, or more players",
+    }
+}
+
+/// What to change when a deck is past [`MAX_DECK`], by variant.
+fn deck_advice(variant: Variant) -> &'static str {
+    match variant {
+        Variant::Generalized => "use fewer items",
+        Variant::Framework => "use a narrower board (fewer rooms), or fewer persons or weapons",
+        _ => "use a setup file with fewer cards",
     }
 }
 
@@ -314,6 +330,13 @@ pub enum ConfigError {
         players: u8,
         hand: usize,
     },
+    #[error(
+        "{variant}'s deck of {cards} cards is more than the {MAX_DECK} a game may hold (a \
+         bot's reply naming every card must fit what a wasm bot may hand the host in one call): \
+         {advice}",
+        advice = deck_advice(*variant)
+    )]
+    DeckTooLarge { variant: Variant, cards: usize },
     #[error("the fixed deal is not valid: {0}")]
     Deal(String),
     #[error("{0} is played on a board; none was given")]
@@ -346,7 +369,15 @@ impl ConfigError {
                 variant: Variant::Framework,
                 ..
             } => &["width", "persons", "weapons", "players"],
-            ConfigError::HandTooLarge { .. } => &[],
+            ConfigError::DeckTooLarge {
+                variant: Variant::Generalized,
+                ..
+            } => &["items"],
+            ConfigError::DeckTooLarge {
+                variant: Variant::Framework,
+                ..
+            } => &["width", "persons", "weapons"],
+            ConfigError::HandTooLarge { .. } | ConfigError::DeckTooLarge { .. } => &[],
             ConfigError::Deal(_) | ConfigError::NoBoard(_) | ConfigError::Board(_) => &[],
         }
     }
@@ -454,10 +485,17 @@ impl GameConfig {
         Ok(())
     }
 
-    /// Refuses a deal whose largest hand would not fit the wire form, which
-    /// tells each hand's size in a byte ([`MAX_HAND`]): `cards` in the deck,
-    /// `hidden` of them in the envelope.
+    /// Refuses a deck past [`MAX_DECK`] cards, and a deal whose largest
+    /// hand would not fit the wire form, which tells each hand's size in a
+    /// byte ([`MAX_HAND`]): `cards` in the deck, `hidden` of them in the
+    /// envelope.
     pub fn check_hands(&self, cards: usize, hidden: usize) -> Result<(), ConfigError> {
+        if cards > MAX_DECK {
+            return Err(ConfigError::DeckTooLarge {
+                variant: self.variant,
+                cards,
+            });
+        }
         let players = usize::from(self.players.max(1));
         let hand = cards.saturating_sub(hidden).div_ceil(players);
         if hand > MAX_HAND {

@@ -2,7 +2,7 @@
 //! `generalized`'s envelope count in `Rules::hidden`): a deal past it would
 //! tell bots wrong sizes (300 cards told as 44), so it is refused before any
 //! bot is asked, whether options, a framework table or a board's setup file
-//! make the deck.
+//! make the deck; so is a deck past 1,000 cards (`MAX_DECK`).
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -88,6 +88,26 @@ fn a_generalized_deal_past_a_byte_is_refused() {
     told(&config).0.expect("255 hidden items");
 }
 
+/// A reply naming every card of the deck (an interrogation may) must fit
+/// what a wasm bot may hand the host in one call: a deck of 1,000 cards is
+/// the most, whatever the table's size.
+#[test]
+fn a_deck_past_a_thousand_cards_is_refused() {
+    let e = refused(&generalized(1002, 2, 4));
+    assert_eq!(
+        e.to_string(),
+        "generalized's deck of 1002 cards is more than the 1000 a game may hold (a bot's reply \
+         naming every card must fit what a wasm bot may hand the host in one call): use fewer \
+         items"
+    );
+    assert_eq!(e.options(), ["items"]);
+    let mut config = generalized(1000, 4, 4);
+    config.max_rounds = 1;
+    let (result, seen) = told(&config);
+    result.expect("1,000 cards, hands of 249");
+    assert_eq!(seen[0].0, vec![249; 4]);
+}
+
 #[test]
 fn a_framework_deck_past_a_byte_is_refused_from_its_options_or_its_table() {
     // 502 rooms, 6 persons and 6 weapons: 511 cards dealt to two players.
@@ -104,7 +124,7 @@ fn a_framework_deck_past_a_byte_is_refused_from_its_options_or_its_table() {
     config.framework.width = u16::MAX;
     assert!(matches!(
         refused(&config),
-        ConfigError::HandTooLarge { hand: 32772, .. }
+        ConfigError::DeckTooLarge { cards: 65547, .. }
     ));
     // 501 rooms deal 510 cards: 255 each.
     config.framework.width = 501;
