@@ -480,7 +480,7 @@ impl GameConfig {
             _ => None,
         };
         if let Some((cards, hidden)) = deck {
-            self.check_hands(cards, hidden)?;
+            self.check_deal(cards, hidden)?;
         }
         Ok(())
     }
@@ -489,7 +489,7 @@ impl GameConfig {
     /// hand would not fit the wire form, which tells each hand's size in a
     /// byte ([`MAX_HAND`]): `cards` in the deck, `hidden` of them in the
     /// envelope.
-    pub fn check_hands(&self, cards: usize, hidden: usize) -> Result<(), ConfigError> {
+    pub fn check_deal(&self, cards: usize, hidden: usize) -> Result<(), ConfigError> {
         if cards > MAX_DECK {
             return Err(ConfigError::DeckTooLarge {
                 variant: self.variant,

@@ -103,7 +103,7 @@ fn deck(config: &GameConfig, topology: &Topology) -> Result<Deck, ConfigError> {
         .iter()
         .map(|&h| usize::from(h))
         .sum();
-    config.check_hands(deck.len(), hidden)?;
+    config.check_deal(deck.len(), hidden)?;
     Ok(deck)
 }
 

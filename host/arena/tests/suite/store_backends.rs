@@ -183,7 +183,7 @@ fn a_bad_url_an_unreachable_server_or_a_refused_login_is_one_line_naming_the_sto
     assert!(bad.contains("not a PostgreSQL URL"), "{bad}");
 
     // A port nothing listens on.
-    let (_refusing, port) = refusing_port();
+    let (_refusing, port) = pg_support::refusing_port();
     let url = format!("postgres://clue:secret@127.0.0.1:{port}/db");
     let unreachable = refusal(&url);
     assert!(
@@ -242,22 +242,4 @@ fn a_store_of_another_schema_version_is_refused_with_both_versions_named() {
         refused.contains("schema version 7") && refused.contains("version 2 only"),
         "{refused}"
     );
-}
-
-/// A loopback port bound and not listening: a connection to it is refused,
-/// and no other test can take it while the socket lives. (A port taken and
-/// let go could be taken by a PostgreSQL server another test was starting,
-/// and the connection was then reset, not refused.)
-fn refusing_port() -> (socket2::Socket, u16) {
-    let socket =
-        socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None).expect("a socket");
-    let any: std::net::SocketAddr = "127.0.0.1:0".parse().expect("an address");
-    socket.bind(&any.into()).expect("a loopback port");
-    let port = socket
-        .local_addr()
-        .ok()
-        .and_then(|a| a.as_socket())
-        .expect("its address")
-        .port();
-    (socket, port)
 }

@@ -472,7 +472,7 @@ bots:
     let line = refusal(&["tournament", "worker", "--db", &wrong]);
     assert!(line.contains("password authentication failed"), "{line}");
     assert!(!line.contains("wrong"), "no password: {line}");
-    let (_refusing, port) = refusing_port();
+    let (_refusing, port) = pg_support::refusing_port();
     let line = refusal(&[
         "tournament",
         "worker",
@@ -499,22 +499,4 @@ bots:
         line.contains("schema version 9") && line.contains("version 2 only"),
         "{line}"
     );
-}
-
-/// A loopback port bound and not listening: a connection to it is refused,
-/// and no other test can take it while the socket lives. (A port taken and
-/// let go could be taken by a PostgreSQL server another test was starting,
-/// and the connection was then reset, not refused.)
-fn refusing_port() -> (socket2::Socket, u16) {
-    let socket =
-        socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None).expect("a socket");
-    let any: std::net::SocketAddr = "127.0.0.1:0".parse().expect("an address");
-    socket.bind(&any.into()).expect("a loopback port");
-    let port = socket
-        .local_addr()
-        .ok()
-        .and_then(|a| a.as_socket())
-        .expect("its address")
-        .port();
-    (socket, port)
 }

@@ -169,3 +169,22 @@ impl Drop for Postgres {
         .output();
     }
 }
+
+/// A loopback port bound and not listening, for a server that is not
+/// there: a connection to it is refused, and no other test can take it while
+/// the socket lives. (A port taken and let go could be taken by a server
+/// another test was starting, and the connection was then reset, not
+/// refused.)
+pub fn refusing_port() -> (socket2::Socket, u16) {
+    let socket =
+        socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None).expect("a socket");
+    let any: std::net::SocketAddr = "127.0.0.1:0".parse().expect("an address");
+    socket.bind(&any.into()).expect("a loopback port");
+    let port = socket
+        .local_addr()
+        .ok()
+        .and_then(|a| a.as_socket())
+        .expect("its address")
+        .port();
+    (socket, port)
+}
