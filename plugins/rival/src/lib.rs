@@ -34,7 +34,9 @@
 //! Beyond Speed Clue it plays every variant of the host the same way: on the
 //! boards it walks with `sleuth::Map` towards the rooms whose best question
 //! removes the most solutions in the worst case; in `generalized` it asks
-//! one opponent about a list of items, chosen by the same worst case.
+//! one opponent about a list of items, chosen by the same worst case. On a
+//! deck past the solver's 128 cards it plays `notebook`'s bookkeeping
+//! (`sleuth::seating::PastSolver`), as `sleuth` does.
 //!
 //! What it does as `sleuth` does (reading the setup, checking answers,
 //! ordering an accusation, the accusations that are certain, the likeliest
@@ -68,7 +70,7 @@ use clue_plugin_api::{
 use rand::SeedableRng;
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
-use sleuth::seating::{self, Seating};
+use sleuth::seating::{self, PastSolver, Seating};
 use sleuth::{Map, Notes};
 use sleuth_infer::{Knowledge, Owner};
 
@@ -77,6 +79,9 @@ use sleuth_infer::{Knowledge, Owner};
 #[derive(Default)]
 pub struct Rival {
     game: Option<Game>,
+    /// A deck past the solver's 128 cards is played by `notebook`'s
+    /// bookkeeping, as `sleuth` plays it.
+    past_solver: PastSolver,
 }
 
 struct Game {
@@ -440,14 +445,20 @@ impl Player for Rival {
     }
 
     fn begin_game(&mut self, setup: &Setup) {
-        self.game = Some(Game::new(setup));
+        self.game = (!self.past_solver.begin_game(setup)).then(|| Game::new(setup));
     }
 
     fn accuse(&mut self, request: &AccuseRequest) -> Option<Accusation> {
+        if let Some(notebook) = self.past_solver.playing() {
+            return notebook.accuse(request);
+        }
         self.game.as_mut()?.accuse(request)
     }
 
     fn move_to(&mut self, request: &MoveRequest) -> Position {
+        if let Some(notebook) = self.past_solver.playing() {
+            return notebook.move_to(request);
+        }
         match self.game.as_mut() {
             Some(game) => game.move_to(request),
             None => request
@@ -459,6 +470,9 @@ impl Player for Rival {
     }
 
     fn suggest(&mut self, request: &SuggestRequest) -> Option<Suggestion> {
+        if let Some(notebook) = self.past_solver.playing() {
+            return notebook.suggest(request);
+        }
         let game = self.game.as_mut()?;
         let suggestion = if game.seating.interrogates(request) {
             game.interrogation(&request.opponents)?
@@ -469,6 +483,9 @@ impl Player for Rival {
     }
 
     fn respond(&mut self, request: &RespondRequest) -> Option<Card> {
+        if let Some(notebook) = self.past_solver.playing() {
+            return notebook.respond(request);
+        }
         match self.game.as_mut() {
             Some(game) => game.respond(request),
             None => request.matching.first().copied(),
@@ -476,6 +493,9 @@ impl Player for Rival {
     }
 
     fn watch(&mut self, event: &Event) {
+        if let Some(notebook) = self.past_solver.playing() {
+            notebook.watch(event);
+        }
         if let Some(game) = self.game.as_mut() {
             game.watch(event);
         }

@@ -165,3 +165,29 @@ fn one_seed_replays_the_same_game() {
         }
     }
 }
+
+/// A deck past the solver's 128 cards (`generalized` of 203 or 131 items):
+/// `rival` has no counts, and plays `notebook`'s bookkeeping instead, as
+/// `sleuth` does. It is never disqualified, never wrong unless forced, and
+/// wins its fair share against `notebook` over every seat; before, it only
+/// made the guess the turn limit forces and won none of these.
+#[test]
+fn a_deck_too_big_to_count_is_played_by_bookkeeping() {
+    for (items, hidden, players) in [(203, 2, 3), (131, 3, 4)] {
+        let mut config = GameConfig::new(Variant::Generalized, players);
+        config.generalized.items = items;
+        config.generalized.hidden = hidden;
+        let games = 3 * u64::from(players);
+        let correct = check_games(&config, games, Others::Notebook);
+        let won = (0..games)
+            .filter(|&seed| {
+                let (record, _, seat) = game(&config, seed, seed as usize, Others::Notebook);
+                record.winner == Some(clue_plugin_api::Seat(seat as u8))
+            })
+            .count() as u64;
+        assert!(
+            won >= games / u64::from(players),
+            "{items} items, {players} players: rival won {won} of {games} games ({correct} correct accusations)"
+        );
+    }
+}

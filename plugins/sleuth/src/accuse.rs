@@ -30,7 +30,7 @@ impl Game {
                 return Some((cards.to_vec(), Grounds::Certain));
             }
             // Without a solver (a setup it refuses; a deck past its 128
-            // cards is played as `notebook` plays, `Sleuth::past_solver`)
+            // cards is played as `notebook` plays, `seating::PastSolver`)
             // there are no odds: a guess of cards it neither holds nor was
             // shown, rather than the disqualification of declining.
             let cards = top.map_or_else(|| self.unseen_guess(), |(cards, _)| cards);

@@ -56,12 +56,9 @@ use sleuth_infer::{Knowledge, Owner};
 #[derive(Default)]
 pub struct Sleuth {
     game: Option<Game>,
-    /// A deck past its solver's [`sleuth_infer::MAX_CARDS`] (a `generalized`
-    /// deck of 200 items, a `framework` board of 200 rooms): no counts, so
-    /// it plays `notebook`'s exact bookkeeping instead, which accuses when
-    /// certain. Without it, it asked questions it learnt nothing from and
-    /// lost every such game to `notebook`.
-    past_solver: Option<notebook::Notebook>,
+    /// A deck past its solver's 128 cards is played by `notebook`'s
+    /// bookkeeping.
+    past_solver: seating::PastSolver,
 }
 
 /// Why `sleuth` made an accusation: the bench counts a wrong accusation
@@ -404,26 +401,18 @@ impl Player for Sleuth {
     }
 
     fn begin_game(&mut self, setup: &Setup) {
-        if setup.deck.len() > sleuth_infer::MAX_CARDS {
-            let mut notebook = notebook::Notebook::default();
-            notebook.begin_game(setup);
-            self.past_solver = Some(notebook);
-            self.game = None;
-            return;
-        }
-        self.past_solver = None;
-        self.game = Some(Game::new(setup));
+        self.game = (!self.past_solver.begin_game(setup)).then(|| Game::new(setup));
     }
 
     fn accuse(&mut self, request: &AccuseRequest) -> Option<Accusation> {
-        if let Some(notebook) = self.past_solver.as_mut() {
+        if let Some(notebook) = self.past_solver.playing() {
             return notebook.accuse(request);
         }
         self.game.as_mut()?.accuse(request)
     }
 
     fn move_to(&mut self, request: &MoveRequest) -> Position {
-        if let Some(notebook) = self.past_solver.as_mut() {
+        if let Some(notebook) = self.past_solver.playing() {
             return notebook.move_to(request);
         }
         match self.game.as_mut() {
@@ -437,7 +426,7 @@ impl Player for Sleuth {
     }
 
     fn suggest(&mut self, request: &SuggestRequest) -> Option<Suggestion> {
-        if let Some(notebook) = self.past_solver.as_mut() {
+        if let Some(notebook) = self.past_solver.playing() {
             return notebook.suggest(request);
         }
         let game = self.game.as_mut()?;
@@ -454,7 +443,7 @@ impl Player for Sleuth {
     }
 
     fn respond(&mut self, request: &RespondRequest) -> Option<Card> {
-        if let Some(notebook) = self.past_solver.as_mut() {
+        if let Some(notebook) = self.past_solver.playing() {
             return notebook.respond(request);
         }
         match self.game.as_mut() {
@@ -464,7 +453,7 @@ impl Player for Sleuth {
     }
 
     fn watch(&mut self, event: &Event) {
-        if let Some(notebook) = self.past_solver.as_mut() {
+        if let Some(notebook) = self.past_solver.playing() {
             notebook.watch(event);
         }
         if let Some(game) = self.game.as_mut() {

@@ -365,3 +365,29 @@ pub fn move_to(
     }
     best.0
 }
+
+/// A deck past the solver's [`sleuth_infer::MAX_CARDS`] (a `generalized`
+/// deck of 200 items, a `framework` board of 200 rooms): no counts, so the
+/// bot plays `notebook`'s exact bookkeeping instead, which accuses when
+/// certain. Without it, `sleuth` and `rival` asked questions they learnt
+/// nothing from and lost every such game to `notebook`.
+#[derive(Default)]
+pub struct PastSolver(Option<notebook::Notebook>);
+
+impl PastSolver {
+    /// Starts a game: takes it over, and says so, when its deck is too big
+    /// to count.
+    pub fn begin_game(&mut self, setup: &Setup) -> bool {
+        self.0 = (setup.deck.len() > sleuth_infer::MAX_CARDS).then(|| {
+            let mut notebook = notebook::Notebook::default();
+            clue_plugin_api::Player::begin_game(&mut notebook, setup);
+            notebook
+        });
+        self.0.is_some()
+    }
+
+    /// The bookkeeping playing this game, when it took the game over.
+    pub fn playing(&mut self) -> Option<&mut notebook::Notebook> {
+        self.0.as_mut()
+    }
+}
