@@ -479,8 +479,13 @@ pub fn parse(text: &str, file: &str, base_dir: &Path) -> Result<Tournament, File
         Some(c) if c.value == 0 => {
             return Err(err(Pos::from(c), "concurrency must be at least 1".into()));
         }
+        Some(c) if c.value > crate::runner::MAX_CONCURRENCY => {
+            return Err(err(Pos::from(c), too_many_at_once(c.value)));
+        }
         Some(c) => c.value,
-        None => std::thread::available_parallelism().map_or(1, usize::from),
+        None => std::thread::available_parallelism()
+            .map_or(1, usize::from)
+            .min(crate::runner::MAX_CONCURRENCY),
     };
     let tournament = Tournament {
         source: text.to_string(),
@@ -588,6 +593,16 @@ pub fn hash(text: &str) -> String {
 /// Bytes as lower-case hex.
 pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Why `concurrency` (the file's, or `--concurrency`) of `n` is refused.
+pub fn too_many_at_once(n: usize) -> String {
+    format!(
+        "concurrency {n} is more than the {} games one process may play at once (each game \
+         starts its bots together, so with process bots that many games would start that many \
+         processes at once): for more, run more workers (`clue tournament worker`)",
+        crate::runner::MAX_CONCURRENCY
+    )
 }
 
 #[cfg(test)]

@@ -112,6 +112,12 @@ pub struct RunSummary {
 /// How long a claim lasts without a heartbeat, unless a worker says otherwise.
 pub const DEFAULT_LEASE: Duration = Duration::from_secs(60);
 
+/// The most games one process plays at once. Each game starts all its bots
+/// at once, so a slip of zeros (`concurrency: 100000`) with process bots
+/// would start that many processes together; more games at once need more
+/// workers (`clue tournament worker`), each with its own cores.
+pub const MAX_CONCURRENCY: usize = 1024;
+
 /// One player of the store's schedule: the coordinator's `run` and each
 /// `clue tournament worker` (docs/tournament.md, *Many machines*).
 #[derive(Clone, Debug, PartialEq, Eq)]

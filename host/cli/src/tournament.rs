@@ -80,7 +80,7 @@ pub enum TournamentCommand {
 pub struct PlayerArgs {
     /// Games played at once by this process (default: the file's
     /// `concurrency`); 0 plays none and only follows the others
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = at_once)]
     concurrency: Option<usize>,
     /// Seconds a claimed game stays this process's without a heartbeat: a
     /// process that dies has its games played by another this long after
@@ -90,6 +90,15 @@ pub struct PlayerArgs {
     /// This process's name among the store's workers (default: HOST:PID:XXXX)
     #[arg(long, value_name = "NAME")]
     id: Option<String>,
+}
+
+/// `--concurrency`: a count of games, at most [`runner::MAX_CONCURRENCY`].
+fn at_once(text: &str) -> Result<usize, String> {
+    let n: usize = text.parse().map_err(|e| format!("{e}"))?;
+    if n > runner::MAX_CONCURRENCY {
+        return Err(config::too_many_at_once(n));
+    }
+    Ok(n)
 }
 
 impl PlayerArgs {

@@ -644,3 +644,39 @@ fn a_folder_or_a_program_that_cannot_run_is_named_at_its_line() {
     let text = "variant: uniclue\nplayers: 3\nschedule: {kind: random, games: 1}\nbots:\n  - {name: u, kind: uniclue, command: ./client}\n";
     config::parse(text, "t.yaml", dir.path()).unwrap_or_else(|e| panic!("{e}"));
 }
+
+/// A `concurrency` past the most games one process plays at once (a slip
+/// of zeros would start that many games' process bots together) is refused
+/// at its value, with what to do instead; the most allowed is accepted, and
+/// the default (the number of cores) is within it.
+#[test]
+fn a_concurrency_past_the_most_games_at_once_is_refused_at_its_value() {
+    check(
+        &format!("variant: speedclue\nplayers: 3\nconcurrency: 100000\n{GOOD_BOTS}"),
+        3,
+        14,
+        "concurrency 100000 is more than the 1024 games one process may play at once (each \
+         game starts its bots together, so with process bots that many games would start that \
+         many processes at once): for more, run more workers (`clue tournament worker`)",
+    );
+    check(
+        &format!("variant: speedclue\nplayers: 3\nconcurrency: 0\n{GOOD_BOTS}"),
+        3,
+        14,
+        "concurrency must be at least 1",
+    );
+    let at_most = config::parse(
+        &format!("variant: speedclue\nplayers: 3\nconcurrency: 1024\n{GOOD_BOTS}"),
+        "t.yaml",
+        Path::new("/contest"),
+    )
+    .expect("the most games at once allowed");
+    assert_eq!(at_most.concurrency, clue_arena::runner::MAX_CONCURRENCY);
+    let default = config::parse(
+        &format!("variant: speedclue\nplayers: 3\n{GOOD_BOTS}"),
+        "t.yaml",
+        Path::new("/contest"),
+    )
+    .expect("the default concurrency");
+    assert!((1..=clue_arena::runner::MAX_CONCURRENCY).contains(&default.concurrency));
+}

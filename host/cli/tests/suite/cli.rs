@@ -289,6 +289,28 @@ fn bad_flags_exit_with_code_two_and_a_clear_message() {
         "/nonexistent/game.jsonl",
     );
     check(&["play", "--seed", "minus one"], "invalid value");
+    // The flag is held to the file's bound, before any file is read.
+    check(
+        &[
+            "tournament",
+            "run",
+            "/nonexistent/t.yaml",
+            "--concurrency",
+            "100000",
+        ],
+        "concurrency 100000 is more than the 1024 games one process may play at once",
+    );
+    check(
+        &[
+            "tournament",
+            "worker",
+            "--db",
+            "/nonexistent/r.sqlite",
+            "--concurrency",
+            "many",
+        ],
+        "invalid value 'many' for '--concurrency <N>': invalid digit found in string",
+    );
 }
 
 #[test]
