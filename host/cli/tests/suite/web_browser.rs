@@ -528,6 +528,25 @@ fn a_stored_tournament_game_is_replayed_forwards_and_back_in_chromium() {
         assert!(Instant::now() < deadline, "no stored game listed");
         std::thread::sleep(Duration::from_millis(200));
     }
+    // Each row names its winner by the bot's name in the file and its seat.
+    let winners = browser.script(
+        "return [...document.querySelectorAll('#replay-list tbody td.winner')].map((td) => td.textContent);",
+    );
+    let expected: Vec<String> = list["games"]
+        .as_array()
+        .expect("games")
+        .iter()
+        .map(|g| match g["winner"].as_u64() {
+            Some(seat) => format!(
+                "{} (seat {seat})",
+                g["seats"][seat as usize]["bot"]
+                    .as_str()
+                    .expect("the winner's bot")
+            ),
+            None => "draw".to_string(),
+        })
+        .collect();
+    assert_eq!(winners, json!(expected), "the list's winners");
     let step = || browser.script("return document.getElementById('rw-step').textContent;");
     let deadline = Instant::now() + Duration::from_secs(30);
     while step().as_str().unwrap_or("").is_empty() {

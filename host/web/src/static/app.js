@@ -694,13 +694,22 @@ async function loadReplays() {
   $('replay-list').querySelector('tbody').replaceChildren(...list.games.map((g) => el('tr', { 'data-index': g.index },
     el('td', {}, g.index), el('td', {}, g.seed), el('td', {}, g.rounds),
     el('td', {}, g.seats.map((s) => s.bot || 'server').join(', ')),
-    el('td', {}, g.winner === null || g.winner === undefined ? 'draw' : `seat ${g.winner}`),
+    el('td', { class: 'winner' }, winnerOf(g)),
     el('td', {}, el('button', { class: 'watch', onclick: () => openReplay(g.index) }, 'watch')))));
   $('pager').classList.toggle('hidden', list.pages <= 1);
   $('page-info').textContent = list.total === 0 ? '' :
     `games ${list.page * list.per_page + 1}–${list.page * list.per_page + list.games.length} of ${list.total}, page ${list.page + 1} of ${list.pages}`;
   $('page-prev').disabled = list.page === 0;
   $('page-next').disabled = list.page + 1 >= list.pages;
+}
+
+// A stored game's winner in the list: the bot by its name in the
+// tournament, and its seat (a bot may sit twice under two names, never one
+// name twice).
+function winnerOf(g) {
+  if (g.winner === null || g.winner === undefined) return 'draw';
+  const seat = g.seats[g.winner];
+  return `${(seat && seat.bot) || 'server'} (seat ${g.winner})`;
 }
 
 function turnPage(by) {
