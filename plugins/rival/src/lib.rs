@@ -86,8 +86,9 @@ pub struct Rival {
 
 struct Game {
     seating: Seating,
-    /// What this bot knows (`None` when the deck is too big for the solver:
-    /// then it only plays legally).
+    /// What this bot knows (`None` when the solver refuses the setup: then
+    /// it only plays legally; a deck too big to count is played by
+    /// `seating::PastSolver` instead).
     notes: Option<Notes>,
     map: Option<Map>,
     rng: ChaCha8Rng,

@@ -76,8 +76,9 @@ pub enum Grounds {
 
 struct Game {
     seating: Seating,
-    /// What this bot knows (`None` when the deck is too big for the solver:
-    /// then it only plays legally).
+    /// What this bot knows (`None` when the solver refuses the setup: then
+    /// it only plays legally; a deck too big to count is played by
+    /// `seating::PastSolver` instead).
     notes: Option<Notes>,
     /// What every seat knows: used to show the card that leaks least.
     public: Option<Knowledge>,
