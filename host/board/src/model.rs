@@ -1,6 +1,6 @@
 //! The validated board: cells, rooms, spaces, persons and weapons.
 
-use clue_plugin_api::{BoardView, Card, CellView, Direction};
+use clue_plugin_api::{BoardView, Card, Category, CellView, Deck, Direction};
 
 /// What a cell is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -214,6 +214,107 @@ impl RoomBoard {
             cells,
         }
     }
+}
+
+impl RoomBoard {
+    /// The board a seat was told of ([`RoomBoard::view`]) read back, for
+    /// drawing it ([`RoomBoard::render`]) where only the seat's `Setup` is
+    /// at hand (a person at the terminal): room `i` is the deck's `i`th room
+    /// card, named as the deck names it. The view does not carry the setup
+    /// file's initials, so each room's letter is the first of its name's
+    /// letters (word starts first) that no room before it took; every
+    /// impassable space is one. `None` for a view of another kind, or one
+    /// whose cells do not fill its rows and columns.
+    pub fn from_view(view: &BoardView, deck: &Deck) -> Option<RoomBoard> {
+        let BoardView::Rooms { rows, cols, cells } = view else {
+            return None;
+        };
+        if cells.len() != usize::from(*rows) * usize::from(*cols) {
+            return None;
+        }
+        let room_cards = deck.of(Category::Room);
+        let index = |card: Option<Card>| card.and_then(|c| room_cards.iter().position(|&r| r == c));
+        let place = |i: usize| (i / usize::from(*cols), i % usize::from(*cols));
+        let at = |i: usize| {
+            let (r, c) = place(i);
+            (r as u16, c as u16)
+        };
+        let mut rooms: Vec<Room> = Vec::with_capacity(room_cards.len());
+        for &card in &room_cards {
+            let name = deck.name(card).to_string();
+            let of_room = |cell: &&CellView| cell.room == Some(card);
+            let centre = cells.iter().position(|c| of_room(&c) && c.centre);
+            let label = cells.iter().position(|c| of_room(&c) && c.label).or(centre);
+            let first = cells.iter().position(|c| of_room(&c));
+            let (Some(centre), Some(label)) = (centre.or(first), label.or(first)) else {
+                // A room with no cell on the board: kept, so indices stay
+                // the deck's, at the corner (it is never drawn).
+                rooms.push(Room {
+                    initial: initial(&name, &rooms),
+                    name,
+                    centre: (0, 0),
+                    label: (0, 0),
+                });
+                continue;
+            };
+            rooms.push(Room {
+                initial: initial(&name, &rooms),
+                name,
+                centre: at(centre),
+                label: at(label),
+            });
+        }
+        let cells = cells
+            .iter()
+            .map(|cell| Cell {
+                kind: match (cell.walkway, index(cell.room)) {
+                    (true, _) => CellKind::Walkway,
+                    (false, Some(i)) => CellKind::Room(i),
+                    (false, None) => CellKind::Blocked(1),
+                },
+                door: cell.door.filter(|_| cell.walkway),
+                passage: index(cell.passage),
+                centre: cell.centre,
+                label: cell.label,
+            })
+            .collect();
+        Some(RoomBoard {
+            rows: *rows,
+            cols: *cols,
+            cells,
+            rooms,
+            spaces: vec![
+                Space {
+                    name: "Walkway".into(),
+                    initial: 'W',
+                },
+                Space {
+                    name: "Unused".into(),
+                    initial: 'X',
+                },
+            ],
+            walkway: 0,
+            persons: Vec::new(),
+            weapons: Vec::new(),
+        })
+    }
+}
+
+/// A letter for the room `name`, none of those `taken`: the first letter of
+/// a word of its name, then any letter of it, upper case; past those, the
+/// first free digit or letter.
+fn initial(name: &str, taken: &[Room]) -> char {
+    let free = |c: &char| c.is_alphanumeric() && !taken.iter().any(|r| r.initial == *c);
+    let words = name
+        .split_whitespace()
+        .filter_map(|w| w.chars().next())
+        .map(|c| c.to_ascii_uppercase());
+    let letters = name.chars().map(|c| c.to_ascii_uppercase());
+    words
+        .chain(letters)
+        .chain(('1'..='9').chain('A'..='Z'))
+        .find(free)
+        .unwrap_or('?')
 }
 
 /// The neighbour of (row, col) in `direction`, if it does not leave the

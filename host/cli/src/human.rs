@@ -1,17 +1,21 @@
 //! `builtin:human`: a person at the terminal, in every variant, as the
 //! CyberClue ConsolePlayer and the framework's Human.jar offered. It prints
 //! what the seat sees and the legal choices, and reads the choice as a
-//! number (or a list of numbers) from standard input.
+//! number (or a list of numbers) from standard input. On a board with
+//! rooms and doors (`csci306`, `classic`) each move is drawn first: the
+//! board, every seat's token by its number, and the squares and rooms it
+//! may move to marked `[]`, as `clue board show` draws a board.
 
 use std::io::{BufRead, Write};
 
 use clue_engine::{Fault, SeatController};
 use clue_plugin_api::{
-    Accusation, AccusePoint, Card, Category, DqReason, Position, Reply, Request, Seat, Setup,
-    Suggestion,
+    Accusation, AccusePoint, Card, Category, DqReason, Event, Position, Reply, Request, Seat,
+    Setup, Suggestion,
 };
 
 use clue_arena::narrate::describe;
+use clue_board::{Node, RoomBoard};
 use clue_runtime::bots::{self, BotKind, BotSpec};
 
 /// Seats a bot for `clue play` and `clue framework`: `builtin:human` is the
@@ -29,6 +33,61 @@ pub struct ConsoleHuman<R, W> {
     input: R,
     output: W,
     setup: Option<Setup>,
+    /// The board to draw at each move (a board with rooms and doors), and
+    /// where each seat's token stands on it.
+    board: Option<Drawn>,
+    /// Whether the drawing is coloured (the output is a terminal).
+    color: bool,
+}
+
+/// A board with rooms and doors as the person sees it.
+struct Drawn {
+    board: RoomBoard,
+    /// The room cards, in the board's room order.
+    rooms: Vec<Card>,
+    /// `at[seat]`: where that seat's token stands.
+    at: Vec<Option<Position>>,
+}
+
+impl Drawn {
+    /// The board of `setup`, if it is one with rooms and doors.
+    fn of(setup: &Setup) -> Option<Drawn> {
+        let board = RoomBoard::from_view(setup.board.as_ref()?, &setup.deck)?;
+        let mut at = vec![None; usize::from(setup.players)];
+        for (seat, &start) in at.iter_mut().zip(&setup.starts) {
+            *seat = Some(start);
+        }
+        Some(Drawn {
+            board,
+            rooms: setup.deck.of(Category::Room),
+            at,
+        })
+    }
+
+    fn node(&self, p: Position) -> Option<Node> {
+        self.board.node_of(p, &self.rooms)
+    }
+
+    fn moved(&mut self, seat: Seat, to: Position) {
+        if let Some(at) = self.at.get_mut(seat.index()) {
+            *at = Some(to);
+        }
+    }
+
+    /// The board with every token (its seat's number) and `targets` marked.
+    fn draw(&self, color: bool, targets: &[Position]) -> String {
+        let highlight: Vec<Node> = targets.iter().filter_map(|&p| self.node(p)).collect();
+        let tokens: Vec<(Node, char)> = self
+            .at
+            .iter()
+            .enumerate()
+            .filter_map(|(seat, at)| {
+                let letter = char::from_digit(seat as u32, 36)?;
+                Some((self.node((*at)?)?, letter))
+            })
+            .collect();
+        self.board.render(color, &highlight, &tokens)
+    }
 }
 
 /// The terminal closed or could not be written to: the seat cannot answer.
@@ -37,9 +96,13 @@ fn gone() -> Fault {
 }
 
 impl ConsoleHuman<std::io::StdinLock<'static>, std::io::Stdout> {
-    /// A person at this process's terminal.
+    /// A person at this process's terminal (the board drawn in colour when
+    /// standard output is one).
     pub fn stdin() -> Self {
-        ConsoleHuman::new(std::io::stdin().lock(), std::io::stdout())
+        use std::io::IsTerminal;
+        let mut human = ConsoleHuman::new(std::io::stdin().lock(), std::io::stdout());
+        human.color = std::io::stdout().is_terminal();
+        human
     }
 }
 
@@ -49,6 +112,8 @@ impl<R: BufRead, W: Write> ConsoleHuman<R, W> {
             input,
             output,
             setup: None,
+            board: None,
+            color: false,
         }
     }
 
@@ -219,6 +284,7 @@ impl<R: BufRead, W: Write> SeatController for ConsoleHuman<R, W> {
         match request {
             Request::BeginGame { setup } => {
                 self.setup = Some((**setup).clone());
+                self.board = Drawn::of(setup);
                 let hand = self.card_names(&setup.hand)?.join(", ");
                 self.say(&format!(
                     "{} game, {} players; you are seat {}. Your hand: {hand}",
@@ -227,6 +293,17 @@ impl<R: BufRead, W: Write> SeatController for ConsoleHuman<R, W> {
                 Ok(Reply::Ok)
             }
             Request::Watch { event } => {
+                if let Some(board) = self.board.as_mut() {
+                    match *event {
+                        Event::Moved { seat, to } => board.moved(seat, to),
+                        Event::TokenMoved {
+                            summoned: Some(seat),
+                            to,
+                            ..
+                        } => board.moved(seat, to),
+                        _ => {}
+                    }
+                }
                 let names = self.names();
                 let text = describe(event, &self.setup()?.deck, &names);
                 self.say(&format!("* {text}"))?;
@@ -238,6 +315,14 @@ impl<R: BufRead, W: Write> SeatController for ConsoleHuman<R, W> {
             Request::Move(r) => {
                 if let Some(roll) = r.turn.roll {
                     self.say(&format!("you rolled {roll}"))?;
+                }
+                if let Some(board) = &self.board {
+                    let drawing = board.draw(self.color, &r.targets);
+                    let me = self.setup()?.seat.0;
+                    write!(self.output, "{drawing}").map_err(|_| gone())?;
+                    self.say(&format!(
+                        "tokens are seats by number (you are {me}); [] marks where you may move"
+                    ))?;
                 }
                 if let Some(at) = r.turn.position {
                     let here = self.place(at);

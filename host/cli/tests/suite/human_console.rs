@@ -260,3 +260,102 @@ fn a_closed_terminal_costs_only_the_persons_seat() {
     assert!(out.contains("game over"), "{out}");
     assert!(!errors.contains("panicked"), "{errors}");
 }
+
+/// The two characters drawn for cell (row, col) in the last board drawing
+/// of `text` (`clue board show`'s plain drawing: column numbers, then one
+/// line a row, two characters a cell after the row number).
+fn glyph(text: &str, row: usize, col: usize) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let header = lines
+        .iter()
+        .rposition(|l| l.starts_with("    0 1 2 3"))
+        .unwrap_or_else(|| panic!("no board drawn in:\n{text}"));
+    let line = lines.get(header + 1 + row).copied().unwrap_or("");
+    line.chars().skip(4 + 2 * col).take(2).collect()
+}
+
+/// The (row, col) of every `row R, column C` in `text`.
+fn cells_named(text: &str) -> Vec<(usize, usize)> {
+    text.split("row ")
+        .skip(1)
+        .filter_map(|rest| {
+            let (row, rest) = rest.split_once(", column ")?;
+            let col: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            Some((row.parse().ok()?, col.parse().ok()?))
+        })
+        .collect()
+}
+
+/// On a board with rooms and doors each move is drawn first: the board, the
+/// person's token (its seat number) where the game says it stands, and
+/// every square offered marked `[]`; after the move the token stands where
+/// the person chose. Without a terminal the drawing has no colour escapes.
+#[test]
+fn a_person_at_the_terminal_sees_the_board_at_each_move() {
+    let mut game = Game::start(&[
+        "--variant",
+        "csci306",
+        "--players",
+        "3",
+        "--seed",
+        "4",
+        "--max-rounds",
+        "3",
+    ]);
+    let mut moves = 0;
+    let mut chose: Option<(usize, usize)> = None;
+    while let Some(prompt) = game.prompt() {
+        let last = prompt.rsplit('\n').next().unwrap_or("").to_string();
+        if !last.starts_with("move to [1-") {
+            game.answer(if last.ends_with("[y/N] ") { "n" } else { "1" });
+            continue;
+        }
+        moves += 1;
+        assert!(
+            prompt.contains("tokens are seats by number (you are 0); [] marks where you may move"),
+            "{prompt}"
+        );
+        assert!(
+            !prompt.contains('\x1b'),
+            "colour without a terminal: {prompt:?}"
+        );
+        let here = prompt
+            .split("you are at ")
+            .nth(1)
+            .map(cells_named_one)
+            .expect("where the person stands");
+        if let (Some(chosen), Some(here)) = (chose, here) {
+            assert_eq!(here, chosen, "the token is not where the person moved it");
+        }
+        if let Some((row, col)) = here {
+            assert_eq!(
+                glyph(&prompt, row, col).trim(),
+                "0",
+                "the token at ({row}, {col})\n{prompt}"
+            );
+        }
+        let options = prompt.split("you are at ").nth(1).unwrap_or("");
+        let targets = cells_named(options.split_once('\n').map_or("", |(_, list)| list));
+        assert!(!targets.is_empty() || options.contains(") "), "{prompt}");
+        for &(row, col) in &targets {
+            assert_eq!(
+                glyph(&prompt, row, col),
+                "[]",
+                "target ({row}, {col})\n{prompt}"
+            );
+        }
+        chose = targets.first().copied();
+        game.answer("1");
+    }
+    let (out, errors, ok) = game.finish();
+    assert!(ok, "{out}\n{errors}");
+    assert!(moves >= 2, "{moves} moves drawn:\n{out}");
+    assert!(!errors.contains("panicked"), "{errors}");
+}
+
+/// The square in `line`'s first `row R, column C`, if it names a square
+/// (`None` for a room).
+fn cells_named_one(line: &str) -> Option<(usize, usize)> {
+    let first = line.lines().next().unwrap_or("");
+    cells_named(first).first().copied()
+}
