@@ -214,9 +214,7 @@ impl RoomBoard {
             cells,
         }
     }
-}
 
-impl RoomBoard {
     /// The board a seat was told of ([`RoomBoard::view`]) read back, for
     /// drawing it ([`RoomBoard::render`]) where only the seat's `Setup` is
     /// at hand (a person at the terminal): room `i` is the deck's `i`th room
@@ -234,34 +232,25 @@ impl RoomBoard {
         }
         let room_cards = deck.of(Category::Room);
         let index = |card: Option<Card>| card.and_then(|c| room_cards.iter().position(|&r| r == c));
-        let place = |i: usize| (i / usize::from(*cols), i % usize::from(*cols));
         let at = |i: usize| {
-            let (r, c) = place(i);
-            (r as u16, c as u16)
+            let cols = usize::from(*cols);
+            ((i / cols) as u16, (i % cols) as u16)
         };
         let mut rooms: Vec<Room> = Vec::with_capacity(room_cards.len());
         for &card in &room_cards {
-            let name = deck.name(card).to_string();
-            let of_room = |cell: &&CellView| cell.room == Some(card);
-            let centre = cells.iter().position(|c| of_room(&c) && c.centre);
-            let label = cells.iter().position(|c| of_room(&c) && c.label).or(centre);
-            let first = cells.iter().position(|c| of_room(&c));
-            let (Some(centre), Some(label)) = (centre.or(first), label.or(first)) else {
-                // A room with no cell on the board: kept, so indices stay
-                // the deck's, at the corner (it is never drawn).
-                rooms.push(Room {
-                    initial: initial(&name, &rooms),
-                    name,
-                    centre: (0, 0),
-                    label: (0, 0),
-                });
-                continue;
+            let find = |wanted: fn(&CellView) -> bool| {
+                cells.iter().position(|c| c.room == Some(card) && wanted(c))
             };
+            let centre = find(|c| c.centre).or_else(|| find(|_| true));
+            let label = find(|c| c.label).or(centre);
+            let name = deck.name(card).to_string();
+            // A room with no cell on the board keeps its place, so that
+            // indices stay the deck's, at the corner: it is never drawn.
             rooms.push(Room {
                 initial: initial(&name, &rooms),
                 name,
-                centre: at(centre),
-                label: at(label),
+                centre: centre.map_or((0, 0), at),
+                label: label.map_or((0, 0), at),
             });
         }
         let cells = cells
