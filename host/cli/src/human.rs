@@ -4,19 +4,23 @@
 //! number (or a list of numbers) from standard input. On a board with
 //! rooms and doors (`csci306`, `classic`) each move is drawn first: the
 //! board, every seat's token by its number, and the squares and rooms it
-//! may move to marked `[]`, as `clue board show` draws a board.
+//! may move to marked `[]`, as `clue board show` draws a board. Before each
+//! chance to accuse it prints the person's notes: who holds each card, as
+//! far as the person has seen (their hand, the cards shown to them, hands
+//! revealed to all).
 
 use std::io::{BufRead, Write};
 
 use clue_engine::{Fault, SeatController};
 use clue_plugin_api::{
     Accusation, AccusePoint, Card, Category, DqReason, Event, Position, Reply, Request, Seat,
-    Setup, Suggestion,
+    Setup, SuggestRequest, Suggestion,
 };
 
 use clue_arena::narrate::describe;
 use clue_board::{Node, RoomBoard};
 use clue_runtime::bots::{self, BotKind, BotSpec};
+use clue_web::api::Seen;
 
 /// Seats a bot for `clue play` and `clue framework`: `builtin:human` is the
 /// person at this terminal, every other spec goes to [`bots::connect`].
@@ -38,6 +42,11 @@ pub struct ConsoleHuman<R, W> {
     board: Option<Drawn>,
     /// Whether the drawing is coloured (the output is a terminal).
     color: bool,
+    /// `seen[card]`: the seat the person has seen hold the card.
+    seen: Vec<Option<Seat>>,
+    /// The person's suggestions and the cards shown to them: what the rules
+    /// hold against their next answer (Speed Clue's contest rules).
+    record: Seen,
 }
 
 /// A board with rooms and doors as the person sees it.
@@ -114,6 +123,11 @@ impl<R: BufRead, W: Write> ConsoleHuman<R, W> {
             setup: None,
             board: None,
             color: false,
+            seen: Vec::new(),
+            record: Seen {
+                suggestions: Vec::new(),
+                shown: Vec::new(),
+            },
         }
     }
 
@@ -253,7 +267,122 @@ impl<R: BufRead, W: Write> ConsoleHuman<R, W> {
         Ok(cards)
     }
 
+    /// Who holds each card as far as the person has seen, a line a category
+    /// (a long one, `generalized`'s items, lists only the cards not seen).
+    fn notes(&self) -> Result<String, Fault> {
+        let setup = self.setup()?;
+        let holder = |card: Card| match self.seen.get(card.index()).copied().flatten() {
+            Some(seat) if seat == setup.seat => "you".to_string(),
+            Some(seat) => format!("seat {}", seat.0),
+            None => "?".to_string(),
+        };
+        let mut out = String::from("what you have seen (who holds each card; ? not seen):");
+        for category in setup.deck.categories() {
+            let cards = setup.deck.of(category);
+            let line = if cards.len() > 30 {
+                let unseen: Vec<&str> = cards
+                    .iter()
+                    .filter(|c| self.seen.get(c.index()).copied().flatten().is_none())
+                    .map(|&c| setup.deck.name(c))
+                    .collect();
+                format!(
+                    "{} of {} not seen: {}",
+                    unseen.len(),
+                    cards.len(),
+                    unseen.join(", ")
+                )
+            } else {
+                let named: Vec<String> = cards
+                    .iter()
+                    .map(|&c| format!("{} ({})", setup.deck.name(c), holder(c)))
+                    .collect();
+                named.join(", ")
+            };
+            out.push_str(&format!("\n  {}: {line}", category.name()));
+        }
+        Ok(out)
+    }
+
+    /// Notes what `event` shows the person of who holds which card.
+    fn note(&mut self, event: &Event) {
+        let me = self.setup.as_ref().map(|s| s.seat);
+        let mut saw = |card: Card, seat: Seat| {
+            if let Some(slot) = self.seen.get_mut(card.index()) {
+                *slot = Some(seat);
+            }
+        };
+        match event {
+            Event::Answered {
+                suggester,
+                shown_by: Some(seat),
+                card: Some(card),
+                ..
+            } if Some(*suggester) == me => {
+                saw(*card, *seat);
+                self.record.shown.push((*card, *seat));
+            }
+            Event::HandRevealed { seat, hand } => {
+                for &card in hand {
+                    saw(card, *seat);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The person's suggestion (or interrogation) for `r`, or none where
+    /// the turn lets them decline.
+    fn suggest(&mut self, r: &SuggestRequest) -> Result<Reply, Fault> {
+        if r.optional && !self.yes("suggest? [Y/n]", true)? {
+            return Ok(Reply::Suggest { suggestion: None });
+        }
+        if !r.opponents.is_empty() {
+            let names = self.names();
+            let options: Vec<String> = r
+                .opponents
+                .iter()
+                .map(|s| names.get(s.index()).cloned().unwrap_or_default())
+                .collect();
+            let target = r.opponents[self.choose("interrogate", &options)?];
+            let deck = self.setup()?.deck.clone();
+            let all: Vec<Card> = deck.all().collect();
+            let names = self.card_names(&all)?;
+            for (i, n) in names.iter().enumerate() {
+                self.say(&format!("  {:>2}) {n}", i + 1))?;
+            }
+            let picked = self.choose_many("items to ask about", all.len(), None)?;
+            return Ok(Reply::Suggest {
+                suggestion: Some(Suggestion {
+                    cards: picked.into_iter().map(|i| all[i]).collect(),
+                    target: Some(target),
+                }),
+            });
+        }
+        let cards = self.pick_cards(r.turn.room)?;
+        Ok(Reply::Suggest {
+            suggestion: Some(Suggestion {
+                cards,
+                target: None,
+            }),
+        })
+    }
+
+    /// Whether `reply` to `request` keeps the rules; if not, the person is
+    /// told why in their words, as the web page tells them, and asked again
+    /// (the engine would disqualify the seat for it).
+    fn lawful(&mut self, request: &Request, reply: &Reply) -> Result<bool, Fault> {
+        match clue_web::api::check(self.setup()?, &self.record, request, reply) {
+            Ok(()) => Ok(true),
+            Err(why) => {
+                self.say(&why)?;
+                Ok(false)
+            }
+        }
+    }
+
     fn accuse(&mut self, point: AccusePoint) -> Result<Option<Accusation>, Fault> {
+        let notes = self.notes()?;
+        self.say(&notes)?;
         let forced = point == AccusePoint::Forced;
         if forced {
             self.say("you must accuse now")?;
@@ -285,6 +414,12 @@ impl<R: BufRead, W: Write> SeatController for ConsoleHuman<R, W> {
             Request::BeginGame { setup } => {
                 self.setup = Some((**setup).clone());
                 self.board = Drawn::of(setup);
+                self.seen = vec![None; setup.deck.len()];
+                for &card in &setup.hand {
+                    if let Some(slot) = self.seen.get_mut(card.index()) {
+                        *slot = Some(setup.seat);
+                    }
+                }
                 let hand = self.card_names(&setup.hand)?.join(", ");
                 self.say(&format!(
                     "{} game, {} players; you are seat {}. Your hand: {hand}",
@@ -293,6 +428,7 @@ impl<R: BufRead, W: Write> SeatController for ConsoleHuman<R, W> {
                 Ok(Reply::Ok)
             }
             Request::Watch { event } => {
+                self.note(event);
                 if let Some(board) = self.board.as_mut() {
                     match *event {
                         Event::Moved { seat, to } => board.moved(seat, to),
@@ -309,9 +445,14 @@ impl<R: BufRead, W: Write> SeatController for ConsoleHuman<R, W> {
                 self.say(&format!("* {text}"))?;
                 Ok(Reply::Ok)
             }
-            Request::Accuse(r) => Ok(Reply::Accuse {
-                accusation: self.accuse(r.point)?,
-            }),
+            Request::Accuse(r) => loop {
+                let reply = Reply::Accuse {
+                    accusation: self.accuse(r.point)?,
+                };
+                if self.lawful(request, &reply)? {
+                    return Ok(reply);
+                }
+            },
             Request::Move(r) => {
                 if let Some(roll) = r.turn.roll {
                     self.say(&format!("you rolled {roll}"))?;
@@ -332,40 +473,18 @@ impl<R: BufRead, W: Write> SeatController for ConsoleHuman<R, W> {
                 let i = self.choose("move to", &options)?;
                 Ok(Reply::Move { to: r.targets[i] })
             }
-            Request::Suggest(r) => {
-                if r.optional && !self.yes("suggest? [Y/n]", true)? {
-                    return Ok(Reply::Suggest { suggestion: None });
-                }
-                if !r.opponents.is_empty() {
-                    let names = self.names();
-                    let options: Vec<String> = r
-                        .opponents
-                        .iter()
-                        .map(|s| names.get(s.index()).cloned().unwrap_or_default())
-                        .collect();
-                    let target = r.opponents[self.choose("interrogate", &options)?];
-                    let deck = self.setup()?.deck.clone();
-                    let all: Vec<Card> = deck.all().collect();
-                    let names = self.card_names(&all)?;
-                    for (i, n) in names.iter().enumerate() {
-                        self.say(&format!("  {:>2}) {n}", i + 1))?;
+            Request::Suggest(r) => loop {
+                let reply = self.suggest(r)?;
+                if self.lawful(request, &reply)? {
+                    if let Reply::Suggest {
+                        suggestion: Some(suggestion),
+                    } = &reply
+                    {
+                        self.record.suggestions.push(suggestion.clone());
                     }
-                    let picked = self.choose_many("items to ask about", all.len(), None)?;
-                    return Ok(Reply::Suggest {
-                        suggestion: Some(Suggestion {
-                            cards: picked.into_iter().map(|i| all[i]).collect(),
-                            target: Some(target),
-                        }),
-                    });
+                    return Ok(reply);
                 }
-                let cards = self.pick_cards(r.turn.room)?;
-                Ok(Reply::Suggest {
-                    suggestion: Some(Suggestion {
-                        cards,
-                        target: None,
-                    }),
-                })
-            }
+            },
             Request::Respond(r) => {
                 let asked = self.card_names(&r.suggestion.cards)?.join(", ");
                 self.say(&format!("seat {} suggests {asked}", r.suggester.0))?;

@@ -316,7 +316,7 @@ impl Game<'_, '_> {
         let reply = self.call(seat, request)?;
         let state = &self.seats[seat.index()];
         let judge = validate::Judge {
-            config: self.config,
+            variant: self.config.variant,
             deck: &self.deck,
             hidden: &self.hidden,
             contest_rules: self.contest_rules(),

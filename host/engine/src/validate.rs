@@ -8,12 +8,11 @@ use clue_plugin_api::{
     Suggestion, Variant,
 };
 
-use crate::config::GameConfig;
-
 /// What a seat's reply is judged against: the game, and what the seat has
 /// done that the rules hold against it.
 pub struct Judge<'a> {
-    pub config: &'a GameConfig,
+    /// The variant played (`generalized` asks one opponent about items).
+    pub variant: Variant,
     pub deck: &'a Deck,
     /// How many cards of each category the envelope holds (the rules'
     /// `hidden`).
@@ -92,7 +91,14 @@ impl Violation {
             }
             Violation::DeclinedSuggestion => "declined a suggestion the turn requires".to_string(),
             Violation::Suggestion(shape) | Violation::Accusation(shape) => shape.describe(deck),
-            Violation::RepeatedSuggestion(cards) => format!("repeated its suggestion {cards:?}"),
+            Violation::RepeatedSuggestion(cards) => format!(
+                "repeated its suggestion {}",
+                cards
+                    .iter()
+                    .map(|&c| deck.name(c))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
             Violation::HidMatchingCard { .. } => {
                 "said it could not disprove while holding a matching card".to_string()
             }
@@ -201,7 +207,7 @@ pub fn reply(judge: &Judge, request: &Request, reply: &Reply) -> Result<(), Viol
                     Err(Violation::DeclinedSuggestion)
                 };
             };
-            self::suggestion(deck, s, r.turn.room, &r.opponents, judge.config)
+            self::suggestion(deck, s, r.turn.room, &r.opponents, judge.variant)
                 .map_err(Violation::Suggestion)?;
             if judge.contest_rules && judge.suggestions.contains(s) {
                 return Err(Violation::RepeatedSuggestion(s.cards.clone()));
@@ -245,13 +251,13 @@ fn suggestion(
     suggestion: &Suggestion,
     required_room: Option<Card>,
     opponents: &[Seat],
-    config: &GameConfig,
+    variant: Variant,
 ) -> Result<(), Shape> {
     let cards = &suggestion.cards;
     if let Some(bad) = cards.iter().find(|c| !deck.contains(**c)) {
         return Err(Shape::NotInDeck(*bad));
     }
-    if config.variant == Variant::Generalized {
+    if variant == Variant::Generalized {
         let Some(target) = suggestion.target else {
             return Err(Shape::NoTarget);
         };
@@ -373,6 +379,7 @@ pub fn same_cards(a: &[Card], b: &[Card]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::GameConfig;
     use clue_plugin_api::{AccuseRequest, MoveRequest, RespondRequest, SuggestRequest, Turn};
 
     fn turn(room: Option<Card>) -> Turn {
@@ -418,7 +425,7 @@ mod tests {
         let shown = [(weapon, Seat(2))];
         let suggestions = [made.clone()];
         let judge = |contest_rules| Judge {
-            config: &config,
+            variant: config.variant,
             deck: &deck,
             hidden: &[1, 1, 1],
             contest_rules,
@@ -486,9 +493,18 @@ mod tests {
         let again = Reply::Suggest {
             suggestion: Some(made.clone()),
         };
+        // The record names the cards, as a person reads them.
         assert_eq!(
-            broken(&suggest(false), &again).0,
-            DqReason::RepeatedSuggestion
+            broken(&suggest(false), &again),
+            (
+                DqReason::RepeatedSuggestion,
+                format!(
+                    "repeated its suggestion {}, {}, {}",
+                    deck.name(person),
+                    deck.name(weapon),
+                    deck.name(room)
+                )
+            )
         );
         assert_eq!(reply(&judge(false), &suggest(false), &again), Ok(()));
 

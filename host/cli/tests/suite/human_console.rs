@@ -116,14 +116,24 @@ struct Played {
     prompts: usize,
     accused: bool,
     garbage: bool,
+    /// Suggestions the rules refused, each chosen again.
+    refused: usize,
 }
 
 /// Answers every prompt until the game ends: no accusation but one guess
 /// after the first turn (`accuse_once`), the first option of each choice, the right number of
-/// items. The first choice is answered with garbage first.
+/// items. The first choice is answered with garbage first. A suggestion the
+/// rules refuse (Speed Clue's contest rules: a repeat) is chosen again one
+/// option further on.
 fn play_through(game: &mut Game, accuse_once: bool, hidden: usize) -> Played {
     let mut played = Played::default();
+    let mut further = 0;
     while let Some(prompt) = game.prompt() {
+        if prompt.contains("you made that suggestion before; the contest rules forbid repeating it")
+        {
+            played.refused += 1;
+            further += 1;
+        }
         played.prompts += 1;
         assert!(played.prompts < 5000, "the game does not end");
         let last = prompt.rsplit('\n').next().unwrap_or("").to_string();
@@ -148,7 +158,7 @@ fn play_through(game: &mut Game, accuse_once: bool, hidden: usize) -> Played {
                 let again = game.prompt().expect("the prompt comes back");
                 assert!(again.ends_with(&last), "{again:?}");
             }
-            game.answer("1");
+            game.answer(&(1 + further % options(&last)).to_string());
         } else if last.contains("hidden items") {
             // "the K hidden items (numbers separated by spaces): "
             let k: usize = last
@@ -358,4 +368,65 @@ fn a_person_at_the_terminal_sees_the_board_at_each_move() {
 fn cells_named_one(line: &str) -> Option<(usize, usize)> {
     let first = line.lines().next().unwrap_or("");
     cells_named(first).first().copied()
+}
+
+/// Before each chance to accuse, the person's notes say who holds each card
+/// as far as the person has seen: the cards of their hand as theirs, and
+/// every card shown to them by the seat that showed it, from then on.
+#[test]
+fn a_person_at_the_terminal_keeps_notes_of_what_was_shown() {
+    let mut game = Game::start(&[
+        "--variant",
+        "speedclue",
+        "--players",
+        "3",
+        "--seed",
+        "9",
+        "--max-rounds",
+        "6",
+    ]);
+    let played = play_through(&mut game, false, 0);
+    let (out, errors, ok) = game.finish();
+    assert!(ok, "{out}\n{errors}");
+    // Its second turn's first choices repeat its first suggestion: refused
+    // before the engine sees it, and chosen again, so the seat plays on.
+    assert!(played.refused > 0, "{out}");
+    assert!(!out.contains("is disqualified"), "{out}");
+    let hand: Vec<String> = out
+        .lines()
+        .find_map(|l| l.split_once("Your hand: "))
+        .map(|(_, cards)| cards.split(", ").map(str::to_string).collect())
+        .expect("the hand is told");
+    let mut shown: Vec<(String, String)> = Vec::new();
+    let (mut notes, mut after_mine) = (0, false);
+    let lines: Vec<&str> = out.lines().collect();
+    for (i, line) in lines.iter().enumerate() {
+        if after_mine {
+            after_mine = false;
+            if let Some((_, answer)) = line.rsplit_once("seat ")
+                && let Some((seat, card)) = answer.split_once(" shows ")
+                && card != "a card"
+            {
+                shown.push((card.to_string(), format!("seat {seat}")));
+            }
+        }
+        // A prompt's answer is not echoed: the next output follows it on
+        // its line.
+        after_mine |= line.contains("* seat 0 (you) suggests");
+        if line.contains("what you have seen (who holds each card; ? not seen):") {
+            notes += 1;
+            let block = lines[i + 1..i + 4].join("\n");
+            for card in &hand {
+                assert!(block.contains(&format!("{card} (you)")), "{card}:\n{block}");
+            }
+            for (card, seat) in &shown {
+                assert!(
+                    block.contains(&format!("{card} ({seat})")),
+                    "{card}:\n{block}"
+                );
+            }
+        }
+    }
+    assert!(notes >= 2, "{notes} notes:\n{out}");
+    assert!(!shown.is_empty(), "nothing was shown to the person:\n{out}");
 }

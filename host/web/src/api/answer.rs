@@ -8,7 +8,6 @@ use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use clue_engine::GameConfig;
 use clue_engine::validate::{self, Violation};
 use clue_plugin_api::{
     Accusation, Card, Deck, Event, Position, Reply, Request, Seat, Setup, Suggestion,
@@ -123,7 +122,7 @@ pub async fn act(
             ),
         ));
     }
-    check(&session.config, &setup, &seen, &pending.request, &reply).map_err(ApiError::bad)?;
+    check(&setup, &seen, &pending.request, &reply).map_err(ApiError::bad)?;
     session
         .table
         .answer(request_id, reply)
@@ -159,15 +158,9 @@ fn shown_to(seat: Seat, events: &[Event]) -> Vec<(Card, Seat)> {
 /// Whether `reply` is a legal answer to `request`, by the engine's own
 /// rules ([`validate::reply`]): the engine would disqualify the seat
 /// otherwise, so the person is told instead, in their words.
-pub fn check(
-    config: &GameConfig,
-    setup: &Setup,
-    seen: &Seen,
-    request: &Request,
-    reply: &Reply,
-) -> Result<(), String> {
+pub fn check(setup: &Setup, seen: &Seen, request: &Request, reply: &Reply) -> Result<(), String> {
     let judge = validate::Judge {
-        config,
+        variant: setup.variant,
         deck: &setup.deck,
         hidden: &setup.rules.hidden,
         contest_rules: setup.rules.contest_rules,
@@ -223,6 +216,7 @@ fn to_person(violation: &Violation, deck: &Deck) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clue_engine::GameConfig;
     use clue_engine::validate::Shape;
     use clue_plugin_api::{Category, Variant};
 
