@@ -271,7 +271,8 @@ impl<R: BufRead, W: Write> ConsoleHuman<R, W> {
     /// (a long one, `generalized`'s items, lists only the cards not seen).
     fn notes(&self) -> Result<String, Fault> {
         let setup = self.setup()?;
-        let holder = |card: Card| match self.seen.get(card.index()).copied().flatten() {
+        let seen_by = |card: Card| self.seen.get(card.index()).copied().flatten();
+        let holder = |card: Card| match seen_by(card) {
             Some(seat) if seat == setup.seat => "you".to_string(),
             Some(seat) => format!("seat {}", seat.0),
             None => "?".to_string(),
@@ -282,7 +283,7 @@ impl<R: BufRead, W: Write> ConsoleHuman<R, W> {
             let line = if cards.len() > 30 {
                 let unseen: Vec<&str> = cards
                     .iter()
-                    .filter(|c| self.seen.get(c.index()).copied().flatten().is_none())
+                    .filter(|&&c| seen_by(c).is_none())
                     .map(|&c| setup.deck.name(c))
                     .collect();
                 format!(
