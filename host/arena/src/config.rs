@@ -138,10 +138,19 @@ impl Tournament {
     /// text of every board file it names (a file with no boards keeps the
     /// plain hash of its text).
     pub fn fingerprint(&self) -> String {
+        self.fingerprint_of(&self.source)
+    }
+
+    /// [`Self::fingerprint`] of another text of the file with this
+    /// tournament's board files: a store started by `text` is checked
+    /// against the board files as they are now, whatever comments the
+    /// file has gained since (the settings themselves are compared by
+    /// [`settings_of`]).
+    pub fn fingerprint_of(&self, text: &str) -> String {
         if self.inputs.is_empty() {
-            return hash(&self.source);
+            return hash(text);
         }
-        let mut all = self.source.clone();
+        let mut all = text.to_string();
         for (name, text) in &self.inputs {
             all.push('\0');
             all.push_str(name);
@@ -586,6 +595,25 @@ fn setting_label(config: &GameConfig, over: &RawOptions) -> String {
 }
 
 /// The SHA-256 of a tournament file's text, in hex.
+/// What of a tournament file's text decides its games: the YAML read as
+/// data, so that comments, blank lines, quoting and layout do not count,
+/// nor do `concurrency` and `store`, which say how many games are played at
+/// once and where they are kept, not which games or how. A store refuses a
+/// file whose settings differ from the one it was started with, and takes
+/// one edited only in those. A text that is not YAML is its own settings.
+pub fn settings_of(text: &str) -> String {
+    match serde_saphyr::from_str::<serde_json::Value>(text) {
+        Ok(serde_json::Value::Object(mut top)) => {
+            top.remove("concurrency");
+            top.remove("store");
+            // serde_json's maps are ordered by key, so the order of the
+            // fields does not count either.
+            serde_json::Value::Object(top).to_string()
+        }
+        _ => text.to_string(),
+    }
+}
+
 pub fn hash(text: &str) -> String {
     hex(&Sha256::digest(text.as_bytes()))
 }

@@ -72,8 +72,9 @@ pub fn build(t: &mut Tournament) -> Result<(), RunError> {
 /// When one is not, the builds run, and a file still not as it was is
 /// refused: the standings would mix two versions of a bot.
 pub fn build_for(t: &mut Tournament, store: &Store) -> Result<(), RunError> {
-    let resumed =
-        store.meta()?.is_some_and(|meta| meta.source == t.source) && !store.done()?.is_empty();
+    let resumed = store.meta()?.is_some_and(|meta| {
+        crate::config::settings_of(&meta.source) == crate::config::settings_of(&t.source)
+    }) && !store.done()?.is_empty();
     if !resumed {
         return build(t);
     }

@@ -1,13 +1,15 @@
 //! Which tournament a store holds: [`Store::bind`] records the tournament
 //! file's text and fingerprint in a new store and refuses another file on an
-//! existing one, at its first line that differs.
+//! existing one, at its first line that differs. Another file is one whose
+//! settings differ ([`settings_of`]: comments, layout, `concurrency` and
+//! `store` aside) or whose board files have changed.
 
 use super::{STORE_FORMAT, Store, StoreError};
-use crate::config::Tournament;
+use crate::config::{Tournament, settings_of};
 
 impl Store {
     /// Binds the store to `t`: records it in a new store, or checks that an
-    /// existing store holds the same file.
+    /// existing store holds the same tournament (the stored text is kept).
     pub fn bind(&mut self, t: &Tournament) -> Result<(), StoreError> {
         let given = t.fingerprint();
         if let Some(meta) = self.meta()? {
@@ -17,12 +19,15 @@ impl Store {
                     stored: meta.hash,
                 });
             }
-            if meta.hash != given || meta.source != t.source {
+            let same_settings = settings_of(&meta.source) == settings_of(&t.source);
+            if !same_settings || meta.hash != t.fingerprint_of(&meta.source) {
                 return Err(StoreError::Different {
                     path: self.db.name().to_string(),
-                    what: first_different_line(&meta.source, &t.source).unwrap_or_else(|| {
-                        "the file's text is the same, a board file it names is not".into()
-                    }),
+                    what: if same_settings {
+                        "the file's settings are the same, a board file it names is not".into()
+                    } else {
+                        first_different_line(&meta.source, &t.source)
+                    },
                     stored: meta.hash,
                     given,
                 });
@@ -49,38 +54,55 @@ impl Store {
 
 /// Where a tournament file's text `here` first differs from the text a
 /// store was started with, said for the organizer: `line 3 is `seed: 5`
-/// here, `seed: 1` there`.
-fn first_different_line(there: &str, here: &str) -> Option<String> {
-    let (mut a, mut b) = (there.lines(), here.lines());
-    for number in 1.. {
-        match (a.next(), b.next()) {
-            (None, None) => return None,
-            (Some(x), Some(y)) if x == y => {}
-            (x, y) => {
-                let shown = |line: Option<&str>| match line {
-                    Some(line) => format!("`{}`", clue_runtime::process::clip(line)),
-                    None => "past the end".to_string(),
+/// here, `seed: 1` there`. Lines with only a comment, blank ones and the
+/// top-level `concurrency:` and `store:` are passed over, and a comment at a
+/// line's end does not count; the line number is `here`'s.
+fn first_different_line(there: &str, here: &str) -> String {
+    // (line number, the line, the line without a comment at its end). A
+    // `#` after a space starts a comment in YAML outside quotes; one inside
+    // a quoted value is cut too, in both texts alike, which can only make
+    // two lines look the same (the message below then says so).
+    let counted = |text: &str| -> Vec<(usize, String, String)> {
+        text.lines()
+            .enumerate()
+            .filter(|(_, line)| {
+                let settings = !["concurrency:", "store:"]
+                    .iter()
+                    .any(|k| line.starts_with(k));
+                let line = line.trim();
+                settings && !line.is_empty() && !line.starts_with('#')
+            })
+            .map(|(i, line)| {
+                let bare = line.find(" #").map_or(line, |at| &line[..at]);
+                (
+                    i + 1,
+                    line.trim_end().to_string(),
+                    bare.trim_end().to_string(),
+                )
+            })
+            .collect()
+    };
+    let (a, b) = (counted(there), counted(here));
+    let shown = |line: Option<&(usize, String, String)>| match line {
+        Some((_, line, _)) => format!("`{}`", clue_runtime::process::clip(line)),
+        None => "past the end".to_string(),
+    };
+    for i in 0.. {
+        let (x, y) = (a.get(i), b.get(i));
+        match (x, y) {
+            (None, None) => break,
+            (Some((_, _, x)), Some((_, _, y))) if x == y => {}
+            _ => {
+                let number = match y {
+                    Some((number, _, _)) => *number,
+                    None => here.lines().count() + 1,
                 };
-                // The one field a resume is often edited for, though the
-                // results do not depend on it: its flag changes it instead.
-                let concurrency = |line: Option<&str>| {
-                    line.is_some_and(|l| l.trim_start().starts_with("concurrency:"))
-                };
-                let hint = if concurrency(x) || concurrency(y) {
-                    " (the games played at once: keep the file as it was and give \
-                     `--concurrency N` to `run` or `resume`)"
-                } else {
-                    ""
-                };
-                return Some(format!(
-                    "line {number} is {} here, {} there{hint}",
-                    shown(y),
-                    shown(x)
-                ));
+                return format!("line {number} is {} here, {} there", shown(y), shown(x));
             }
         }
     }
-    None
+    // The same lines, read otherwise: a comment at a line's end, quoting.
+    "its settings differ from the stored file's, though no line does but for its comments".into()
 }
 
 /// Whether a stored fingerprint is of the form clue made before it used
@@ -119,17 +141,23 @@ mod tests {
                 .contains("line 3 is `seed: 5` here, `seed: 1` there"),
             "{error}"
         );
-        // An edited `concurrency:` is named with the flag that sets it.
+        // A changed setting is found past comments and blank lines, and a
+        // comment at its line's end.
+        store
+            .bind(&parse(&text.replace(
+                "seed: 1\n",
+                "# the seed\n\nseed: 1  # one\nconcurrency: 3\n",
+            )))
+            .expect("a comment or `concurrency` is no other tournament");
         let error = store
-            .bind(&parse(
-                &text.replace("seed: 1\n", "seed: 1\nconcurrency: 3\n"),
-            ))
+            .bind(&parse(&text.replace(
+                "seed: 1\n",
+                "# the seed\n\nseed: 1  # one\nconcurrency: 3\nsandbox: off\n",
+            )))
             .unwrap_err();
         assert!(
             error.to_string().contains(
-                "line 4 is `concurrency: 3` here, `schedule: {kind: random, games: 1}` there \
-                 (the games played at once: keep the file as it was and give `--concurrency N` \
-                 to `run` or `resume`)"
+                "line 7 is `sandbox: off` here, `schedule: {kind: random, games: 1}` there"
             ),
             "{error}"
         );
@@ -141,6 +169,50 @@ mod tests {
             ),
             "{error}"
         );
+    }
+
+    /// A file edited only in what does not decide its games (comments,
+    /// blank lines, layout, the order of its fields, `concurrency`,
+    /// `store`) binds to the store it started; the store keeps the text it
+    /// was started with.
+    #[test]
+    fn a_file_edited_only_in_comments_or_concurrency_is_the_same_tournament() {
+        let dir = tempfile::tempdir().unwrap();
+        let parse = |text: &str| crate::config::parse(text, "t.yaml", dir.path()).unwrap();
+        let mut store = Store::open(&dir.path().join("t.sqlite")).unwrap();
+        store.bind(&parse(TWO_BOTS)).unwrap();
+        let edited = format!(
+            "# two bots, one game\nconcurrency: 7\nstore: elsewhere.sqlite\n\n{}",
+            TWO_BOTS
+                .replace("seed: 1\n", "seed: 1   # the seed of everything\n")
+                .replace("players: 2\n", "")
+                .replace(
+                    "variant: generalized\n",
+                    "variant: \"generalized\"\nplayers: 2\n"
+                )
+                .replace("{kind: random, games: 1}", "\n  kind: random\n  games: 1")
+        );
+        let t = parse(&edited);
+        assert_eq!(t.concurrency, 7, "the edited file is read as edited");
+        store
+            .bind(&t)
+            .expect("the same tournament, edited only in form");
+        assert_eq!(store.require_meta().unwrap().source, TWO_BOTS);
+        // Its settings changed in anything else, it is another tournament.
+        for (from, to) in [
+            ("seed: 1", "seed: 2"),
+            ("games: 1", "games: 2"),
+            ("path: clueless", "path: sleuth"),
+            ("name: b", "name: c"),
+        ] {
+            let changed = edited.replace(from, to);
+            assert_ne!(changed, edited, "{from}");
+            let error = store.bind(&parse(&changed)).unwrap_err();
+            assert!(
+                matches!(error, StoreError::Different { .. }),
+                "{from} -> {to}: {error:?}"
+            );
+        }
     }
 
     #[test]

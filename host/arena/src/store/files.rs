@@ -249,8 +249,10 @@ impl Store {
     }
 
     /// Refuses a worker whose tournament is not the one in the store: the
-    /// file's text, then each bot file and board file by its hash. The
-    /// message names the first file that differs.
+    /// file's settings (`config::settings_of`: a copy with other comments
+    /// or another `concurrency` is the same tournament), then each bot file
+    /// and board file by its hash. The message names the first file that
+    /// differs.
     pub fn check_worker(&self, t: &Tournament) -> Result<(), StoreError> {
         let meta = self.require_meta()?;
         let refuse = |message: String| StoreError::Worker {
@@ -264,9 +266,10 @@ impl Store {
                     .into(),
             ));
         }
-        if meta.source != t.source {
+        if crate::config::settings_of(&meta.source) != crate::config::settings_of(&t.source) {
             return Err(refuse(format!(
-                "{} is not the tournament file this store was started with ({}, hash {}; here {})",
+                "{} is not the tournament file this store was started with ({}, hash {}; here {}): \
+                 its settings differ",
                 t.file,
                 meta.file,
                 meta.hash,
@@ -288,11 +291,11 @@ impl Store {
                 }
             }));
         }
-        if meta.hash != t.fingerprint() {
+        if meta.hash != t.fingerprint_of(&meta.source) {
             return Err(refuse(format!(
                 "the tournament's fingerprint differs (stored {}, here {})",
                 meta.hash,
-                t.fingerprint()
+                t.fingerprint_of(&meta.source)
             )));
         }
         Ok(())

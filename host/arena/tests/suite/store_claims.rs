@@ -200,8 +200,24 @@ fn a_worker_with_a_different_bot_file_or_tournament_file_is_refused_before_it_cl
             .to_string();
         assert!(err.contains("bot.py is not found here"), "{name}: {err}");
 
-        // Or another tournament file.
+        // A copy of the file with its own comments and `concurrency` (this
+        // machine's cores) is the same tournament.
         std::fs::write(scratch.path().join("bot.py"), "# the coordinator's bot\n").unwrap();
+        let copy = config::parse(
+            &format!(
+                "# the copy on worker 3\nconcurrency: 16\n{}",
+                t.source.replace("\n", "   # as the coordinator has it\n")
+            ),
+            "copy.yaml",
+            scratch.path(),
+        )
+        .unwrap();
+        assert_eq!(copy.concurrency, 16);
+        store
+            .check_worker(&copy)
+            .expect("a copy edited in comments and concurrency");
+
+        // Another tournament file is not.
         let other = config::parse(
             &t.source.replace("games: 4", "games: 5"),
             "other.yaml",

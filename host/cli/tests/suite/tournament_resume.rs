@@ -455,3 +455,63 @@ bots:
     let (ok, stderr) = resume();
     assert!(ok, "an earlier clue's store resumes: {stderr}");
 }
+
+/// `run FILE` on a store its file started finishes it when the file was
+/// edited since only in comments, layout or `concurrency` (the games played
+/// at once): the rest is played, nothing twice. An edit of a setting is
+/// still refused, at its line.
+#[test]
+fn a_file_edited_only_in_comments_or_concurrency_finishes_its_store() {
+    let d = dir();
+    let file = d.path().join("t.yaml");
+    let text = FILE.replace("repeats: 20", "repeats: 1");
+    std::fs::write(&file, &text).unwrap();
+    let db = d.path().join("r.sqlite");
+    let (file_s, db_s) = (file.to_str().unwrap(), db.to_str().unwrap());
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_clue"))
+            .args(args)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        (out.status.code(), stderr)
+    };
+    assert_eq!(
+        run(&["tournament", "run", file_s, "--db", db_s, "--quiet"]).0,
+        Some(0)
+    );
+    let whole = results(&db);
+    assert_eq!(whole.0.len(), 24);
+    // Two games not stored, their claims gone: what a kill leaves.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch(
+        "UPDATE schedule SET done = 0, worker = NULL, lease_until = NULL WHERE idx IN (3, 20);
+         DELETE FROM seats WHERE game IN (3, 20);
+         DELETE FROM games WHERE idx IN (3, 20);",
+    )
+    .unwrap();
+    drop(conn);
+    let edited = format!(
+        "# three at a table, every seating once\n\n{}",
+        text.replace("concurrency: 2\n", "concurrency: 1   # one at a time\n")
+            .replace("seed: 77\n", "seed: 77 # the contest's\n")
+    );
+    std::fs::write(&file, &edited).unwrap();
+    let (code, stderr) = run(&["tournament", "run", file_s, "--db", db_s, "--quiet"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let again = results(&db);
+    assert_eq!(again.0.len(), 24, "each game stored once");
+    for (a, b) in again.0.iter().zip(&whole.0) {
+        assert_eq!(a, b, "game {} differs", a.index);
+    }
+    assert_eq!(again.1, whole.1);
+
+    std::fs::write(&file, edited.replace("players: 3", "players: 4")).unwrap();
+    let (code, stderr) = run(&["tournament", "run", file_s, "--db", db_s, "--quiet"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("holds the results of a different tournament file")
+            && stderr.contains("line 4 is `players: 4` here, `players: 3` there"),
+        "{stderr}"
+    );
+}
