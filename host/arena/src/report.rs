@@ -142,7 +142,7 @@ fn section(out: &mut String, s: &SettingReport, md: bool) {
 
     title(
         out,
-        "head to head (row finished ahead of column / games together)",
+        "head to head (row ranked above column / games together)",
     );
     let h = &s.head_to_head;
     let mut rows = vec![
@@ -162,7 +162,14 @@ fn section(out: &mut String, s: &SettingReport, md: bool) {
         rows.push(row);
     }
     out.push_str(&grid(&rows, md));
-    out.push('\n');
+    if md {
+        out.push('\n');
+    }
+    out.push_str(
+        "a game's winner ranks above every other seat and the rest share the last rank, \
+         except in `generalized`, which ranks the right guesses in their order, then the \
+         wrong ones; a draw ranks no seat above another\n\n",
+    );
 }
 
 /// Our wins beside the 2014 Speed Clue contest's count of the same games;

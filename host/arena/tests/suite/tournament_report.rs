@@ -166,8 +166,15 @@ fn every_format_carries_the_figures() {
         "{table}"
     );
     assert!(table.contains("timeout"), "{table}");
+    // The head-to-head table says what "above" means: outside
+    // `generalized`, a win, since the others share the last rank.
+    let said = "head to head (row ranked above column / games together)";
+    let note = "a game's winner ranks above every other seat and the rest share the last rank";
+    let after = &table[table.find(said).expect(said)..];
+    assert!(after.contains(note), "{table}");
     let md = report::render(&report, Format::Markdown);
     assert!(md.contains("| A ") && md.contains("2/4"), "{md}");
+    assert!(md.contains(&format!("|\n\n{note}")), "{md}");
     let json: serde_json::Value =
         serde_json::from_str(&report::render(&report, Format::Json)).unwrap();
     assert_eq!(json["total"]["standings"][0]["wins"], 2);
