@@ -166,9 +166,8 @@ fn section(out: &mut String, s: &SettingReport, md: bool) {
         out.push('\n');
     }
     out.push_str(
-        "a game's winner ranks above every other seat and the rest share the last rank, \
-         except in `generalized`, which ranks the right guesses in their order, then the \
-         wrong ones; a draw ranks no seat above another\n\n",
+        "a game's winner ranks above the other seats, which share the last rank\n\
+         (generalized: right guesses in their order, then wrong ones; a draw: none above)\n\n",
     );
 }
 

@@ -169,7 +169,7 @@ fn every_format_carries_the_figures() {
     // The head-to-head table says what "above" means: outside
     // `generalized`, a win, since the others share the last rank.
     let said = "head to head (row ranked above column / games together)";
-    let note = "a game's winner ranks above every other seat and the rest share the last rank";
+    let note = "a game's winner ranks above the other seats, which share the last rank";
     let after = &table[table.find(said).expect(said)..];
     assert!(after.contains(note), "{table}");
     let md = report::render(&report, Format::Markdown);
