@@ -37,6 +37,18 @@ fn without_timings(csv: &str) -> Vec<String> {
         .collect()
 }
 
+/// Takes the games `indices` (`"5, 9"`) out of the SQLite store `db`, their
+/// claims gone: what a kill leaves.
+fn unstore(db: &Path, indices: &str) {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.execute_batch(&format!(
+        "UPDATE schedule SET done = 0, worker = NULL, lease_until = NULL WHERE idx IN ({indices});
+         DELETE FROM seats WHERE game IN ({indices});
+         DELETE FROM games WHERE idx IN ({indices});"
+    ))
+    .unwrap();
+}
+
 /// A small generator seeded from the clock: the kills land at different moments each run.
 struct Lcg(u64);
 
@@ -220,15 +232,7 @@ fn a_report_of_part_of_the_schedule_says_so() {
     };
     let (whole, said) = report();
     assert_eq!(said, "", "a whole tournament's report has no note");
-    // Two games not stored, their claims gone: what a kill leaves.
-    let conn = rusqlite::Connection::open(&db).unwrap();
-    conn.execute_batch(
-        "UPDATE schedule SET done = 0, worker = NULL, lease_until = NULL WHERE idx IN (5, 9);
-         DELETE FROM seats WHERE game IN (5, 9);
-         DELETE FROM games WHERE idx IN (5, 9);",
-    )
-    .unwrap();
-    drop(conn);
+    unstore(&db, "5, 9");
     let (part, said) = report();
     assert!(part.starts_with("setting,bot,games,"), "{part}");
     assert_eq!(
@@ -482,15 +486,7 @@ fn a_file_edited_only_in_comments_or_concurrency_finishes_its_store() {
     );
     let whole = results(&db);
     assert_eq!(whole.0.len(), 24);
-    // Two games not stored, their claims gone: what a kill leaves.
-    let conn = rusqlite::Connection::open(&db).unwrap();
-    conn.execute_batch(
-        "UPDATE schedule SET done = 0, worker = NULL, lease_until = NULL WHERE idx IN (3, 20);
-         DELETE FROM seats WHERE game IN (3, 20);
-         DELETE FROM games WHERE idx IN (3, 20);",
-    )
-    .unwrap();
-    drop(conn);
+    unstore(&db, "3, 20");
     let edited = format!(
         "# three at a table, every seating once\n\n{}",
         text.replace("concurrency: 2\n", "concurrency: 1   # one at a time\n")
