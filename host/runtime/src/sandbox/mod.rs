@@ -90,6 +90,11 @@ const ABI_NEEDED: ABI = ABI::V6;
 /// The scratch folder inside the bot's root.
 pub const SCRATCH: &str = "/tmp";
 
+/// The bot's own POSIX shared memory folder (`shm_open`, `sem_open`:
+/// Python's `multiprocessing` locks, queues and pools need it), a `tmpfs` of
+/// the scratch folder's size, not the host's: two bots never share one.
+pub const SHARED_MEMORY: &str = "/dev/shm";
+
 /// The first uid (and gid) of sandboxed bots when the host is root: each bot
 /// gets the next one (wrapping after `UID_COUNT`), as IOI's `isolate` gives
 /// each box its own, so that `RLIMIT_NPROC` counts one bot's processes.

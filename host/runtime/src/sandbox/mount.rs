@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{DEVICES, SCRATCH, SandboxError, c_path, c_string, sys};
+use super::{DEVICES, SCRATCH, SHARED_MEMORY, SandboxError, c_path, c_string, sys};
 
 /// What is mounted where in the bot's root.
 enum Entry {
@@ -27,7 +27,8 @@ const CGROUP_MOUNTS: &str = "/sys/fs/cgroup";
 
 /// Plans the bot's root: the read paths bound read-only (the top-level
 /// symbolic links of a merged `/usr` kept as links), `/proc`, the devices,
-/// the scratch `tmpfs` at `/tmp`; parents before children.
+/// the scratch `tmpfs` at `/tmp` and another like it at `/dev/shm`; parents
+/// before children.
 ///
 /// `/sys` brings the host's whole cgroup tree, where a bot could read the
 /// memory and CPU time of every other bot (a side channel, and a covert
@@ -145,10 +146,12 @@ pub(super) fn fs_plan(
         }
     }
     entries.push((PathBuf::from("/proc"), Entry::Proc));
-    entries.push((
-        PathBuf::from(SCRATCH),
-        Entry::Tmpfs(scratch_options.to_string()),
-    ));
+    for tmpfs in [SCRATCH, SHARED_MEMORY] {
+        entries.push((
+            PathBuf::from(tmpfs),
+            Entry::Tmpfs(scratch_options.to_string()),
+        ));
+    }
     entries.sort_by(|a, b| a.0.cmp(&b.0));
     entries.dedup_by(|a, b| a.0 == b.0);
     let inside = |p: &Path| root.join(p.strip_prefix("/").unwrap_or(p));
@@ -216,6 +219,7 @@ pub(super) fn fs_plan(
         steps,
         workdir: c_path(workdir)?,
         scratch: c_path(Path::new(SCRATCH))?,
+        shared_memory: c_path(Path::new(SHARED_MEMORY))?,
         writable: write.map(c_path).transpose()?,
     })
 }

@@ -56,6 +56,9 @@ pub struct FsPlan {
     /// The scratch folder inside its root (`/tmp`), made writable for
     /// Landlock once it exists.
     pub scratch: CString,
+    /// The shared memory folder inside its root (`/dev/shm`), a `tmpfs`
+    /// like the scratch folder's, made writable for Landlock too.
+    pub shared_memory: CString,
     /// A sandboxed build's folder (the only one it may write besides the
     /// scratch folder), made writable for Landlock too.
     pub writable: Option<CString>,
@@ -701,6 +704,7 @@ pub fn apply(command: &mut Command, setup: &ChildSetup) {
             check(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))?;
             landlock_allow(ruleset, c"/", read_access)?;
             landlock_allow(ruleset, &fs.scratch, write_access)?;
+            landlock_allow(ruleset, &fs.shared_memory, write_access)?;
             if let Some(writable) = &fs.writable {
                 landlock_allow(ruleset, writable, write_access)?;
             }

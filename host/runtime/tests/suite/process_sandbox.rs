@@ -1268,3 +1268,169 @@ fn a_builds_process_cap_counts_its_own_processes_not_its_owners() {
         other => panic!("the fork bomb's build ended otherwise: {other:?}"),
     }
 }
+
+/// What one of two colluding bots leaves for the other (`argv`: a System V
+/// IPC key and a name): an abstract Unix socket listening, a System V shared
+/// memory segment and message queue, a file in `/dev/shm` and one in `/tmp`.
+/// It prints what it made, waits for a line, then removes them.
+const HIDER: &str = r#"
+import ctypes, os, socket, sys
+key, name = int(sys.argv[1]), sys.argv[2]
+libc = ctypes.CDLL(None, use_errno=True)
+out = []
+listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+try:
+    listener.bind('\0' + name)
+    listener.listen(1)
+    out.append('abstract:made')
+except OSError as e:
+    out.append(f'abstract:refused-{e.errno}')
+# IPC_CREAT | 0666
+shm = libc.shmget(key, 4096, 0o1666)
+out.append('shm:made' if shm >= 0 else f'shm:refused-{ctypes.get_errno()}')
+msg = libc.msgget(key, 0o1666)
+out.append('msg:made' if msg >= 0 else f'msg:refused-{ctypes.get_errno()}')
+files = [('devshm', '/dev/shm/' + name), ('tmp', '/tmp/' + name)]
+for label, path in files:
+    try:
+        with open(path, 'w') as f:
+            f.write('my hand')
+        out.append(f'{label}:made')
+    except OSError as e:
+        out.append(f'{label}:refused-{e.errno}')
+print(' '.join(out), flush=True)
+sys.stdin.readline()
+# IPC_RMID
+if shm >= 0:
+    libc.shmctl(shm, 0, None)
+if msg >= 0:
+    libc.msgctl(msg, 0, None)
+for _, path in files:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+print('gone', flush=True)
+"#;
+
+/// The other colluding bot: looks for each of the [`HIDER`]'s things by the
+/// same key and name, and prints `met` or `none` for each.
+const SEEKER: &str = r#"
+import ctypes, os, socket, sys
+key, name = int(sys.argv[1]), sys.argv[2]
+libc = ctypes.CDLL(None, use_errno=True)
+out = []
+seeker = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+try:
+    seeker.connect('\0' + name)
+    out.append('abstract:met')
+except OSError as e:
+    out.append(f'abstract:none-{e.errno}')
+shm = libc.shmget(key, 0, 0o666)
+out.append('shm:met' if shm >= 0 else f'shm:none-{ctypes.get_errno()}')
+msg = libc.msgget(key, 0o666)
+out.append('msg:met' if msg >= 0 else f'msg:none-{ctypes.get_errno()}')
+for label, path in [('devshm', '/dev/shm/' + name), ('tmp', '/tmp/' + name)]:
+    out.append(f'{label}:met' if os.path.exists(path) else f'{label}:none')
+print(' '.join(out), flush=True)
+"#;
+
+/// Starts the [`HIDER`], then the [`SEEKER`], both under `sandbox`, and
+/// returns what each printed; the hider then cleans up.
+fn hide_and_seek(sandbox: sandbox::SandboxPolicy) -> (String, String) {
+    let limits = ProcessLimits {
+        sandbox,
+        ..ProcessLimits::default()
+    };
+    // Unique to this run, so that a test run beside it cannot meet it.
+    let key = (0x434c_0000 | (std::process::id() & 0xffff)).to_string();
+    let name = format!("clue-collude-{}", std::process::id());
+    let spawn = |program: &str| {
+        let argv = [
+            "python3".to_string(),
+            "-c".to_string(),
+            program.to_string(),
+            key.clone(),
+            name.clone(),
+        ];
+        BotProcess::spawn(&argv, &limits).unwrap_or_else(|e| panic!("cannot start a bot: {e}"))
+    };
+    let mut hider = spawn(HIDER);
+    let made = hider
+        .recv(Duration::from_secs(20), "what it made")
+        .unwrap_or_else(|f| panic!("no line: {f:?}; stderr {}", hider.stderr().text()));
+    let mut seeker = spawn(SEEKER);
+    let found = seeker
+        .recv(Duration::from_secs(20), "what it found")
+        .unwrap_or_else(|f| panic!("no line: {f:?}; stderr {}", seeker.stderr().text()));
+    hider.send("done").unwrap();
+    let gone = hider
+        .recv(Duration::from_secs(20), "gone")
+        .unwrap_or_else(|f| panic!("no line: {f:?}; stderr {}", hider.stderr().text()));
+    assert_eq!(gone, "gone");
+    (made, found)
+}
+
+/// Two bots of one author, in one game, look for each other through what
+/// the files and locks of the test above leave out: an abstract Unix socket
+/// (named by no file), System V shared memory and message queues (named by
+/// a number), `/dev/shm` and `/tmp`. Each bot has its own network and IPC
+/// namespaces, Landlock's scope and its own `/tmp`, so the seeker finds
+/// none of what the hider made. Without the sandbox the same two bots meet
+/// through every one of them, so the probe itself is sound.
+#[test]
+fn colluding_bots_cannot_meet_through_sockets_shared_memory_or_queues() {
+    let (made, found) = hide_and_seek(sandbox::SandboxPolicy::off());
+    assert_eq!(
+        (made.as_str(), found.as_str()),
+        (
+            "abstract:made shm:made msg:made devshm:made tmp:made",
+            "abstract:met shm:met msg:met devshm:met tmp:met"
+        ),
+        "unsandboxed, the bots meet"
+    );
+    let (made, found) = hide_and_seek(sandbox::SandboxPolicy::on());
+    let items: Vec<&str> = found.split(' ').collect();
+    assert_eq!(items.len(), 5, "{found}");
+    assert!(
+        made.contains("devshm:made") && made.contains("tmp:made"),
+        "the hider writes its own /dev/shm and /tmp: {made}"
+    );
+    for item in &items {
+        assert!(
+            item.split_once(':')
+                .is_some_and(|(_, seen)| seen.starts_with("none")),
+            "the seeker found the hider's {item} (the hider: {made}; the seeker: {found})"
+        );
+    }
+    eprintln!("sandboxed: the hider {made}; the seeker {found}");
+}
+
+/// A Python bot may use `multiprocessing`: its locks, queues and pools
+/// need POSIX shared memory, which the bot's own `/dev/shm` gives (a
+/// `tmpfs` like its `/tmp`, capped alike). Without it the bot, which runs
+/// as it is under a contest's own server, failed at its first lock with
+/// "No such file or directory".
+#[test]
+fn python_multiprocessing_runs_in_the_bots_own_shared_memory() {
+    let (line, _) = run(
+        "python3 -c \"
+import multiprocessing as m
+try:
+    lock = m.Lock(); queue = m.Queue(); queue.put(7)
+    with m.Pool(2) as pool:
+        print('ok', pool.map(abs, [-1, -2]), queue.get())
+except Exception as e:
+    print('failed:', type(e).__name__, e)
+\" 2>&1 | tail -1",
+        &[],
+    );
+    assert_eq!(line, "ok [1, 2] 7");
+    let (line, _) = run(
+        "dd if=/dev/zero of=/dev/shm/fill bs=1M count=200 2>/dev/null && echo filled || echo $(($(stat -c %s /dev/shm/fill) >> 20))",
+        &[],
+    );
+    // The scratch folder's cap, 64 MiB.
+    let mib: u64 = line.parse().unwrap_or_else(|_| panic!("not full: {line}"));
+    assert!((60..=64).contains(&mib), "{mib} MiB written");
+}
