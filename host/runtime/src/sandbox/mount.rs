@@ -26,9 +26,9 @@ enum Entry {
 const CGROUP_MOUNTS: &str = "/sys/fs/cgroup";
 
 /// Plans the bot's root: the read paths bound read-only (the top-level
-/// symbolic links of a merged `/usr` kept as links), `/proc`, the devices,
-/// the scratch `tmpfs` at `/tmp` and another like it at `/dev/shm`; parents
-/// before children.
+/// symbolic links of a merged `/usr` kept as links), `/proc`, the devices
+/// and `/dev`'s links to the standard streams, the scratch `tmpfs` at `/tmp`
+/// and another like it at `/dev/shm`; parents before children.
 ///
 /// `/sys` brings the host's whole cgroup tree, where a bot could read the
 /// memory and CPU time of every other bot (a side channel, and a covert
@@ -144,6 +144,17 @@ pub(super) fn fs_plan(
                 ));
             }
         }
+    }
+    // The standard links of `/dev` that the OCI runtime spec requires of
+    // a container (and bubblewrap's `--dev` makes): a script's
+    // `echo ... > /dev/stderr`, a program's `open("/dev/stdin")`.
+    for (link, target) in [
+        ("/dev/fd", "/proc/self/fd"),
+        ("/dev/stdin", "/proc/self/fd/0"),
+        ("/dev/stdout", "/proc/self/fd/1"),
+        ("/dev/stderr", "/proc/self/fd/2"),
+    ] {
+        entries.push((PathBuf::from(link), Entry::Symlink(PathBuf::from(target))));
     }
     entries.push((PathBuf::from("/proc"), Entry::Proc));
     for tmpfs in [SCRATCH, SHARED_MEMORY] {

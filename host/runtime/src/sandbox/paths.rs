@@ -95,7 +95,8 @@ pub(super) fn in_scratch(argv: &[String]) -> Option<PathBuf> {
 
 /// Every word of the command line that names something, made absolute:
 /// `sh -c` strings split like a shell, `--flag=path` and `-cp a:b` pieces,
-/// and a lone word that is no path found through `PATH`.
+/// and a lone word that is no path found through `PATH`; not what lies in
+/// `/dev` or `/proc`, which the sandbox gives the bot its own of.
 fn named_paths(argv: &[String]) -> Vec<PathBuf> {
     let mut words: Vec<String> = Vec::new();
     for word in argv {
@@ -125,7 +126,14 @@ fn named_paths(argv: &[String]) -> Vec<PathBuf> {
             } else {
                 None
             };
-            out.extend(found);
+            // The bot's `/dev` and `/proc` are its own (its devices, its
+            // streams, its processes), not the host's folders: a word there
+            // (`> /dev/stderr`, `ls /dev/fd/`) names nothing to bind, and
+            // on the host it would lead to the host's `/proc/PID`.
+            out.extend(found.filter(|path| {
+                let path = lexically_normal(path);
+                !path.starts_with("/dev") && !path.starts_with("/proc")
+            }));
         }
     }
     out

@@ -595,6 +595,39 @@ unsafe fn enter_root(plan: &FsPlan) -> io::Result<()> {
     Ok(())
 }
 
+/// The file system type of a pipe (`linux/magic.h`).
+const PIPEFS_MAGIC: i64 = 0x5049_5045;
+
+/// Gives the bot, about to become `uid`, the pipes of its standard streams,
+/// which the host (root) made and which are the host's, mode 0600: without
+/// this the bot cannot open them again by name, and a script's `echo ... >
+/// /dev/stderr` or a program's `open("/dev/stdin")` fails with "Permission
+/// denied", where it works under a contest's own server (and under a host
+/// that is not root, whose bots keep its uid). Only an anonymous pipe (on
+/// `pipefs`) is given: a stream that is a file or device of the host, such
+/// as its `/dev/null`, keeps its owner. Best effort: a stream not given
+/// leaves the bot as it was.
+///
+/// # Safety
+/// Only system calls on plain integers and on stack memory; for the child
+/// between `fork` and `exec`.
+unsafe fn give_streams(uid: u32, gid: u32) {
+    for fd in 0..=2 {
+        // SAFETY: `fstat` and `fstatfs` write only the zeroed structures
+        // on this stack; `fchown` takes integers.
+        unsafe {
+            let mut stat: libc::stat = std::mem::zeroed();
+            if libc::fstat(fd, &mut stat) != 0 || stat.st_mode & libc::S_IFMT != libc::S_IFIFO {
+                continue;
+            }
+            let mut fs: libc::statfs = std::mem::zeroed();
+            if libc::fstatfs(fd, &mut fs) == 0 && fs.f_type as i64 == PIPEFS_MAGIC {
+                libc::fchown(fd, uid, gid);
+            }
+        }
+    }
+}
+
 /// Adds a Landlock rule for the folder `path` (opened here, in the child).
 ///
 /// # Safety
@@ -697,6 +730,7 @@ pub fn apply(command: &mut Command, setup: &ChildSetup) {
             libc::close(ended[1]);
             enter_root(&fs)?;
             if let Ids::Switch { uid, gid } = ids {
+                give_streams(uid, gid);
                 check(libc::setgroups(0, std::ptr::null()))?;
                 check(libc::setresgid(gid, gid, gid))?;
                 check(libc::setresuid(uid, uid, uid))?;

@@ -1434,3 +1434,38 @@ except Exception as e:
     let mib: u64 = line.parse().unwrap_or_else(|_| panic!("not full: {line}"));
     assert!((60..=64).contains(&mib), "{mib} MiB written");
 }
+
+/// A bot may open its standard streams by name, as scripts and programs
+/// often do (`read line < /dev/stdin`, `echo ... > /dev/stderr`, Python's
+/// `open('/dev/stdin')`): its `/dev` has the standard links to them, and the
+/// pipes are the bot's own. Before, the links were missing, and under a
+/// root host the pipes were the host's (mode 0600), so each of these failed.
+#[test]
+fn a_bot_opens_its_standard_streams_by_name() {
+    let limits = ProcessLimits {
+        sandbox: sandbox::SandboxPolicy::on(),
+        ..ProcessLimits::default()
+    };
+    let script = "read line < /dev/stdin && echo \"got $line\" > /dev/stdout \
+                  && echo 'to stderr' > /dev/stderr && ls /dev/fd/ > /dev/null \
+                  && python3 -c \"import sys; l = open('/dev/stdin').readline().strip(); \
+                  open('/dev/stdout', 'w').write('python got ' + l + chr(10))\"";
+    let argv = ["sh".to_string(), "-c".to_string(), script.to_string()];
+    let mut bot = BotProcess::spawn(&argv, &limits).expect("a sandboxed bot starts");
+    let wait = Duration::from_secs(20);
+    bot.send("hello").unwrap();
+    let line = bot
+        .recv(wait, "its first answer")
+        .unwrap_or_else(|f| panic!("no line: {f:?}; stderr {}", bot.stderr().text()));
+    assert_eq!(line, "got hello", "stderr: {}", bot.stderr().text());
+    bot.send("again").unwrap();
+    let line = bot
+        .recv(wait, "python's answer")
+        .unwrap_or_else(|f| panic!("no line: {f:?}; stderr {}", bot.stderr().text()));
+    assert_eq!(line, "python got again", "stderr: {}", bot.stderr().text());
+    assert!(
+        bot.stderr().text().contains("to stderr"),
+        "stderr: {}",
+        bot.stderr().text()
+    );
+}
