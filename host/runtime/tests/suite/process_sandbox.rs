@@ -78,13 +78,23 @@ fn the_scratch_folder_is_a_private_tmp_gone_after_the_game() {
 
 #[test]
 fn the_scratch_folder_is_size_capped() {
+    // The default cap, 64 MiB (a few pages go to the folder itself).
+    let mib = written_until_full("$TMPDIR");
+    assert!((60..=64).contains(&mib), "{mib} MiB written");
+}
+
+/// How many MiB a sandboxed bot writes to a file in `folder` before it is
+/// full (it tries 200).
+fn written_until_full(folder: &str) -> u64 {
     let (line, _) = run(
-        "dd if=/dev/zero of=\"$TMPDIR/fill\" bs=1M count=200 2>/dev/null && echo filled || echo $(($(stat -c %s \"$TMPDIR/fill\") >> 20))",
+        &format!(
+            "dd if=/dev/zero of=\"{folder}/fill\" bs=1M count=200 2>/dev/null && echo filled \
+             || echo $(($(stat -c %s \"{folder}/fill\") >> 20))"
+        ),
         &[],
     );
-    // The default cap, 64 MiB (a few pages go to the folder itself).
-    let mib: u64 = line.parse().unwrap_or_else(|_| panic!("not full: {line}"));
-    assert!((60..=64).contains(&mib), "{mib} MiB written");
+    line.parse()
+        .unwrap_or_else(|_| panic!("{folder} not full: {line}"))
 }
 
 #[test]
@@ -1426,12 +1436,8 @@ except Exception as e:
         &[],
     );
     assert_eq!(line, "ok [1, 2] 7");
-    let (line, _) = run(
-        "dd if=/dev/zero of=/dev/shm/fill bs=1M count=200 2>/dev/null && echo filled || echo $(($(stat -c %s /dev/shm/fill) >> 20))",
-        &[],
-    );
     // The scratch folder's cap, 64 MiB.
-    let mib: u64 = line.parse().unwrap_or_else(|_| panic!("not full: {line}"));
+    let mib = written_until_full("/dev/shm");
     assert!((60..=64).contains(&mib), "{mib} MiB written");
 }
 
