@@ -754,8 +754,9 @@ impl Hostile {
             }
             Behaviour::ReadEnv => {
                 // Anything but what a process bot is given on purpose (the
-                // host's `ProcessLimits::pass_env`, the tests' marker).
-                const GIVEN: [&str; 9] = [
+                // host's `ProcessLimits::pass_env`, the sandbox's `LOGNAME`,
+                // the tests' marker).
+                const GIVEN: [&str; 10] = [
                     "PATH",
                     "HOME",
                     "LANG",
@@ -764,6 +765,7 @@ impl Hostile {
                     "TERM",
                     "TMPDIR",
                     "USER",
+                    "LOGNAME",
                     "CLUE_ZOO_CELL",
                 ];
                 if let Some((key, _)) = std::env::vars_os()

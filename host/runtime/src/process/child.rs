@@ -83,6 +83,16 @@ impl BotProcess {
             command
                 .env("TMPDIR", sandbox.scratch())
                 .env("HOME", sandbox.scratch());
+            // Its user's name, unless the bot's `env` gives one: the bot's
+            // uid has no entry in the system's `/etc/passwd`, so a program
+            // that asks the name of the environment first (Python's
+            // `getpass.getuser()`) finds this, not the host's user, and does
+            // not fail.
+            for name in ["USER", "LOGNAME"] {
+                if !limits.env.iter().any(|(given, _)| given == name) {
+                    command.env(name, crate::sandbox::BOT_USER);
+                }
+            }
         }
         if let Some(dir) = &limits.dir {
             command.current_dir(dir);

@@ -90,6 +90,10 @@ const ABI_NEEDED: ABI = ABI::V6;
 /// The scratch folder inside the bot's root.
 pub const SCRATCH: &str = "/tmp";
 
+/// The user name a sandboxed bot is given (`USER`, `LOGNAME`), whatever
+/// the host's.
+pub const BOT_USER: &str = "bot";
+
 /// The bot's own POSIX shared memory folder (`shm_open`, `sem_open`:
 /// Python's `multiprocessing` locks, queues and pools need it), a `tmpfs` of
 /// the scratch folder's size, not the host's: two bots never share one.

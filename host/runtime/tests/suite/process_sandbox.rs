@@ -1475,3 +1475,16 @@ fn a_bot_opens_its_standard_streams_by_name() {
         bot.stderr().text()
     );
 }
+
+/// A sandboxed bot is user `bot` by name (`USER`, `LOGNAME`): its uid has
+/// no entry in the system's `/etc/passwd`, and Python's
+/// `getpass.getuser()`, which asks the environment first, raised without
+/// them (or, with the host's `USER` passed on, named the host's user).
+#[test]
+fn a_sandboxed_bot_has_a_user_name_of_its_own() {
+    let (line, _) = run(
+        "python3 -c \"import getpass, os; print(getpass.getuser(), os.environ['LOGNAME'])\" 2>&1 | tail -1",
+        &[],
+    );
+    assert_eq!(line, format!("{0} {0}", sandbox::BOT_USER));
+}
