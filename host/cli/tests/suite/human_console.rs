@@ -120,6 +120,18 @@ struct Played {
     refused: usize,
 }
 
+/// Starts a game with `args` (the flags, split at spaces), plays it through
+/// as [`play_through`] does and checks that it ended well: what was played,
+/// stdout and stderr.
+fn play_whole(args: &str, accuse_once: bool, hidden: usize) -> (Played, String, String) {
+    let args: Vec<&str> = args.split_whitespace().collect();
+    let mut game = Game::start(&args);
+    let played = play_through(&mut game, accuse_once, hidden);
+    let (out, errors, ok) = game.finish();
+    assert!(ok, "{out}\n{errors}");
+    (played, out, errors)
+}
+
 /// Answers every prompt until the game ends: no accusation but one guess
 /// after the first turn (`accuse_once`), the first option of each choice, the right number of
 /// items. The first choice is answered with garbage first. A suggestion the
@@ -181,19 +193,11 @@ fn play_through(game: &mut Game, accuse_once: bool, hidden: usize) -> Played {
 
 #[test]
 fn a_person_at_the_terminal_plays_classic_to_the_end() {
-    let mut game = Game::start(&[
-        "--variant",
-        "classic",
-        "--players",
-        "3",
-        "--seed",
-        "4",
-        "--max-rounds",
-        "12",
-    ]);
-    let played = play_through(&mut game, false, 0);
-    let (out, errors, ok) = game.finish();
-    assert!(ok, "{out}\n{errors}");
+    let (played, out, errors) = play_whole(
+        "--variant classic --players 3 --seed 4 --max-rounds 12",
+        false,
+        0,
+    );
     assert!(played.garbage, "{out}");
     assert!(
         out.contains("classic game, 3 players; you are seat 0"),
@@ -208,10 +212,7 @@ fn a_person_at_the_terminal_plays_classic_to_the_end() {
 
 #[test]
 fn a_person_at_the_terminal_plays_csci306_and_accuses() {
-    let mut game = Game::start(&["--variant", "csci306", "--seed", "7", "--max-rounds", "10"]);
-    let played = play_through(&mut game, true, 0);
-    let (out, errors, ok) = game.finish();
-    assert!(ok, "{out}\n{errors}");
+    let (played, out, errors) = play_whole("--variant csci306 --seed 7 --max-rounds 10", true, 0);
     assert!(played.accused, "{out}");
     // A guess of the first person, weapon and room; csci306 goes on after a wrong one.
     assert!(
@@ -226,20 +227,12 @@ fn a_person_at_the_terminal_plays_csci306_and_accuses() {
 
 #[test]
 fn a_person_at_the_terminal_plays_generalized_with_several_items() {
-    let mut game = Game::start(&[
-        "--variant",
-        "generalized",
-        "--players",
-        "3",
-        "--seed",
-        "2",
-        "--max-rounds",
-        "6",
-    ]);
     // A wrong accusation ends a generalized seat's game; the bots play on.
-    let played = play_through(&mut game, true, 2);
-    let (out, errors, ok) = game.finish();
-    assert!(ok, "{out}\n{errors}");
+    let (played, out, errors) = play_whole(
+        "--variant generalized --players 3 --seed 2 --max-rounds 6",
+        true,
+        2,
+    );
     assert!(played.accused, "{out}");
     assert!(out.contains("interrogate [1-2]"), "{out}");
     assert!(out.contains("seat 0 (builtin:human) accuses 1, 2"), "{out}");
@@ -375,19 +368,11 @@ fn cells_named_one(line: &str) -> Option<(usize, usize)> {
 /// every card shown to them by the seat that showed it, from then on.
 #[test]
 fn a_person_at_the_terminal_keeps_notes_of_what_was_shown() {
-    let mut game = Game::start(&[
-        "--variant",
-        "speedclue",
-        "--players",
-        "3",
-        "--seed",
-        "9",
-        "--max-rounds",
-        "6",
-    ]);
-    let played = play_through(&mut game, false, 0);
-    let (out, errors, ok) = game.finish();
-    assert!(ok, "{out}\n{errors}");
+    let (played, out, _) = play_whole(
+        "--variant speedclue --players 3 --seed 9 --max-rounds 6",
+        false,
+        0,
+    );
     // Its second turn's first choices repeat its first suggestion: refused
     // before the engine sees it, and chosen again, so the seat plays on.
     assert!(played.refused > 0, "{out}");
