@@ -19,7 +19,8 @@
 //!   every word of its command line naming a file or folder, `sh -c` lines
 //!   included; a version manager's whole root for a program found in its
 //!   `shims`) and of the paths declared for it ([`SandboxPolicy::read`]);
-//!   a fresh `/proc` of its PID namespace; `/dev/null`-like devices; and
+//!   a fresh `/proc` of its PID namespace; `/dev/null`-like devices; an
+//!   `/etc/passwd` and `/etc/group` naming its own uid `bot`; and
 //!   `/tmp`, a size-capped `tmpfs` ([`SandboxPolicy::scratch_bytes`]), its
 //!   `TMPDIR`, `HOME` and working directory (unless one is declared). The
 //!   host's `/tmp`, home folder, store and checkout are simply not there.
@@ -577,6 +578,10 @@ pub fn prepare(
         &workdir,
         &scratch_options,
         &cgroups.views(),
+        match ids {
+            sys::Ids::Switch { uid, gid } => Some((uid, gid)),
+            sys::Ids::UserNamespace { .. } => None,
+        },
     )?;
     let (listen, listener_channel) = match policy.tcp_port {
         Some(port) => {

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{DEVICES, SCRATCH, SHARED_MEMORY, SandboxError, c_path, c_string, sys};
+use super::{BOT_USER, DEVICES, SCRATCH, SHARED_MEMORY, SandboxError, c_path, c_string, sys};
 
 /// What is mounted where in the bot's root.
 enum Entry {
@@ -15,6 +15,9 @@ enum Entry {
         writable: bool,
     },
     Symlink(PathBuf),
+    /// A file of the host's bound `/etc` replaced, for the bot, by a file of
+    /// these bytes.
+    File(Vec<u8>),
     Tmpfs(String),
     /// A `tmpfs` over what a bind brought here, which is detached first.
     Mask(String),
@@ -28,7 +31,10 @@ const CGROUP_MOUNTS: &str = "/sys/fs/cgroup";
 /// Plans the bot's root: the read paths bound read-only (the top-level
 /// symbolic links of a merged `/usr` kept as links), `/proc`, the devices
 /// and `/dev`'s links to the standard streams, the scratch `tmpfs` at `/tmp`
-/// and another like it at `/dev/shm`; parents before children.
+/// and another like it at `/dev/shm`; `/etc/passwd` and `/etc/group`
+/// with an entry for the bot's uid and gid (`ids`, when the bot runs as an
+/// id of its own that the host's files do not name: see [`identity_files`]);
+/// parents before children.
 ///
 /// `/sys` brings the host's whole cgroup tree, where a bot could read the
 /// memory and CPU time of every other bot (a side channel, and a covert
@@ -43,6 +49,7 @@ pub(super) fn fs_plan(
     workdir: &Path,
     scratch_options: &str,
     cgroups: &[(PathBuf, PathBuf)],
+    ids: Option<(u32, u32)>,
 ) -> Result<sys::FsPlan, SandboxError> {
     let hidden = |p: &Path| {
         p == Path::new("/")
@@ -156,6 +163,14 @@ pub(super) fn fs_plan(
     ] {
         entries.push((PathBuf::from(link), Entry::Symlink(PathBuf::from(target))));
     }
+    let etc_bound = entries
+        .iter()
+        .any(|(at, e)| at == Path::new("/etc") && matches!(e, Entry::Bind { file: false, .. }));
+    if let (Some((uid, gid)), true) = (ids, etc_bound) {
+        for (at, contents) in identity_files(uid, gid) {
+            entries.push((PathBuf::from(at), Entry::File(contents.into_bytes())));
+        }
+    }
     entries.push((PathBuf::from("/proc"), Entry::Proc));
     for tmpfs in [SCRATCH, SHARED_MEMORY] {
         entries.push((
@@ -168,6 +183,11 @@ pub(super) fn fs_plan(
     let inside = |p: &Path| root.join(p.strip_prefix("/").unwrap_or(p));
     let mut made: std::collections::HashSet<PathBuf> = std::collections::HashSet::new();
     let mut steps = Vec::new();
+    // Where the files of `Entry::File` are written before they are bound,
+    // a `tmpfs` of its own removed once they are: the bot sees only the
+    // binds, and `/proc/self/mountinfo` names each as the `tmpfs`'s file.
+    let staging = c_path(&root.join(".clue-files"))?;
+    let mut staged = false;
     for (at, entry) in entries {
         let mut ancestors: Vec<&Path> = at.ancestors().skip(1).collect();
         ancestors.reverse();
@@ -183,6 +203,30 @@ pub(super) fn fs_plan(
                 target: c_path(&target)?,
                 at: dst,
             }),
+            Entry::File(contents) => {
+                if !staged {
+                    staged = true;
+                    steps.push(sys::Step::Mkdir(staging.clone()));
+                    steps.push(sys::Step::Tmpfs {
+                        dst: staging.clone(),
+                        options: c_string(
+                            format!("size={},mode=0755", 4 * IDENTITY_FILE_MAX).as_bytes(),
+                        )?,
+                    });
+                }
+                let name = at.file_name().unwrap_or(at.as_os_str());
+                let src = c_path(&root.join(".clue-files").join(name))?;
+                steps.push(sys::Step::Write {
+                    at: src.clone(),
+                    contents,
+                });
+                steps.push(sys::Step::Bind {
+                    src,
+                    dst,
+                    device: false,
+                    writable: false,
+                });
+            }
             Entry::Bind {
                 src,
                 file,
@@ -225,6 +269,10 @@ pub(super) fn fs_plan(
             }
         }
     }
+    if staged {
+        steps.push(sys::Step::Detach(staging.clone()));
+        steps.push(sys::Step::Rmdir(staging));
+    }
     Ok(sys::FsPlan {
         root: c_path(root)?,
         steps,
@@ -233,4 +281,100 @@ pub(super) fn fs_plan(
         shared_memory: c_path(Path::new(SHARED_MEMORY))?,
         writable: write.map(c_path).transpose()?,
     })
+}
+
+/// The largest host `/etc/passwd` or `/etc/group` copied for a bot: the
+/// copies live in the root's own `tmpfs` of 1 MiB (a site with a directory
+/// service may list many thousands of users; its bots keep the host's file).
+const IDENTITY_FILE_MAX: u64 = 256 * 1024;
+
+/// The bot's `/etc/passwd` and `/etc/group` when it runs as `uid` and `gid`:
+/// the host's lines, plus user and group [`BOT_USER`] with those ids and
+/// home `/tmp` (a host line of that name is left out), for each file whose
+/// host copy is a plain file that does not name the id already (a build
+/// runs as its folder's owner, who may have an entry). Without an entry
+/// `whoami` and `id -un` fail ("cannot find name for user ID"), Python's
+/// `pwd.getpwuid(os.getuid())` raises, and a JVM's `user.name` and
+/// `user.home` are both `?`, where under a contest's own server the bot is
+/// a user of the machine.
+pub(super) fn identity_files(uid: u32, gid: u32) -> Vec<(&'static str, String)> {
+    let mut files = Vec::new();
+    let host = |path: &str| {
+        let meta = std::fs::symlink_metadata(path).ok()?;
+        if !meta.file_type().is_file() || meta.len() > IDENTITY_FILE_MAX {
+            return None;
+        }
+        std::fs::read_to_string(path).ok()
+    };
+    if let Some(text) = host("/etc/passwd")
+        && let Some(text) = with_entry(
+            &text,
+            uid,
+            &format!("{BOT_USER}:x:{uid}:{gid}:Clue Arena bot:{SCRATCH}:/bin/sh"),
+        )
+    {
+        files.push(("/etc/passwd", text));
+    }
+    if let Some(text) = host("/etc/group")
+        && let Some(text) = with_entry(&text, gid, &format!("{BOT_USER}:x:{gid}:"))
+    {
+        files.push(("/etc/group", text));
+    }
+    files
+}
+
+/// `text` (lines `name:password:id:...`) with `line` added, and any line
+/// named like it left out; `None` when a line already has the `id`.
+fn with_entry(text: &str, id: u32, line: &str) -> Option<String> {
+    let name = line.split(':').next().unwrap_or_default();
+    let mut out = String::with_capacity(text.len() + line.len() + 1);
+    for host in text.lines() {
+        let mut fields = host.split(':');
+        let host_name = fields.next().unwrap_or_default();
+        if fields.nth(1).and_then(|f| f.parse::<u32>().ok()) == Some(id) {
+            return None;
+        }
+        if host_name != name {
+            out.push_str(host);
+            out.push('\n');
+        }
+    }
+    out.push_str(line);
+    out.push('\n');
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::with_entry;
+
+    const PASSWD: &str = "root:x:0:0:root:/root:/bin/bash\nbot:x:1000:1000::/home/bot:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n";
+
+    #[test]
+    fn the_bot_entry_is_added_and_a_host_user_of_its_name_left_out() {
+        let text = with_entry(
+            PASSWD,
+            1_900_000_007,
+            "bot:x:1900000007:1900000007::/tmp:/bin/sh",
+        )
+        .expect("no host line has the id");
+        assert_eq!(
+            text,
+            "root:x:0:0:root:/root:/bin/bash\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\nbot:x:1900000007:1900000007::/tmp:/bin/sh\n"
+        );
+    }
+
+    #[test]
+    fn an_id_the_host_names_already_is_left_as_it_is() {
+        assert_eq!(
+            with_entry(PASSWD, 65534, "bot:x:65534:65534::/tmp:/bin/sh"),
+            None
+        );
+        assert_eq!(with_entry("staff:x:50:\n", 50, "bot:x:50:"), None);
+        // A group file's id is its third field too; a malformed line is kept.
+        assert_eq!(
+            with_entry("staff:x:50:\nbroken\n", 7, "bot:x:7:").as_deref(),
+            Some("staff:x:50:\nbroken\nbot:x:7:\n")
+        );
+    }
 }

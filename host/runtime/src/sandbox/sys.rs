@@ -24,6 +24,12 @@ pub enum Step {
     Touch(CString),
     /// A symbolic link `at` -> `target` (`/bin` -> `usr/bin`).
     Symlink { target: CString, at: CString },
+    /// A new file `at` (mode 0644) holding `contents`, to bind over a file
+    /// of the host's `/etc`.
+    Write { at: CString, contents: Vec<u8> },
+    /// Removes the empty folder `at` (where [`Step::Write`]'s files were
+    /// staged, once they are bound and its `tmpfs` detached).
+    Rmdir(CString),
     /// A read-only bind of `src` (and every mount below it) at `dst`;
     /// `device`: a device node, so `nodev` is not set and it stays writable;
     /// `writable`: a sandboxed build's folder, bound read-write.
@@ -509,6 +515,30 @@ unsafe fn enter_root(plan: &FsPlan) -> io::Result<()> {
                 }
                 Step::Symlink { target, at } => {
                     check(libc::symlink(target.as_ptr(), at.as_ptr()))?;
+                }
+                Step::Write { at, contents } => {
+                    let fd = libc::open(
+                        at.as_ptr(),
+                        libc::O_CREAT | libc::O_EXCL | libc::O_WRONLY | libc::O_CLOEXEC,
+                        0o644,
+                    );
+                    if fd == -1 {
+                        return Err(io::Error::last_os_error());
+                    }
+                    let mut rest: &[u8] = contents;
+                    while !rest.is_empty() {
+                        let n = libc::write(fd, rest.as_ptr().cast(), rest.len());
+                        if n <= 0 {
+                            let e = io::Error::last_os_error();
+                            libc::close(fd);
+                            return Err(e);
+                        }
+                        rest = &rest[n as usize..];
+                    }
+                    libc::close(fd);
+                }
+                Step::Rmdir(at) => {
+                    check(libc::rmdir(at.as_ptr()))?;
                 }
                 Step::Bind {
                     src,

@@ -1488,3 +1488,77 @@ fn a_sandboxed_bot_has_a_user_name_of_its_own() {
     );
     assert_eq!(line, format!("{0} {0}", sandbox::BOT_USER));
 }
+
+/// Under a root host a bot runs as a uid of its own, which the host's
+/// `/etc/passwd` does not name: `whoami` failed ("cannot find name for user
+/// ID"), Python's `pwd.getpwuid` raised, and a JVM's `user.name` and
+/// `user.home` were both `?`. Its `/etc/passwd` and `/etc/group` name it
+/// `bot`, home `/tmp`, and keep the host's users (a file owned by root is
+/// still root's), while the host's files stay as they were.
+#[test]
+fn a_bot_running_as_a_uid_of_its_own_finds_its_name_in_etc_passwd() {
+    let host_passwd = std::fs::read("/etc/passwd").expect("the host's /etc/passwd");
+    let host_group = std::fs::read("/etc/group").expect("the host's /etc/group");
+    let (line, _) = run(
+        "echo \"$(whoami 2>&1) $(id -un 2>&1) $(id -gn 2>&1) $(stat -c %U /etc/passwd) \
+         $(python3 -c 'import os, pwd; p = pwd.getpwuid(os.getuid()); print(p.pw_name, p.pw_dir)' 2>&1 | tail -1)\"",
+        &[],
+    );
+    if sandbox::host_uid() == 0 {
+        assert_eq!(line, "bot bot bot root bot /tmp");
+    } else {
+        // The bot keeps the host's uid, and so the host's own entry.
+        let name =
+            String::from_utf8(Command::new("id").arg("-un").output().unwrap().stdout).unwrap();
+        assert!(line.starts_with(name.trim()), "{line}");
+    }
+    let dir = entrant_folder();
+    let source = dir.path().join("Who.java");
+    std::fs::write(
+        &source,
+        "public class Who { public static void main(String[] a) { \
+         System.out.println(System.getProperty(\"user.name\") + \" \" + System.getProperty(\"user.home\")); } }",
+    )
+    .unwrap();
+    let (line, _) = run(&format!("java {} 2>&1 | tail -1", source.display()), &[]);
+    if sandbox::host_uid() == 0 {
+        assert_eq!(line, "bot /tmp", "a JVM's user.name and user.home");
+    } else {
+        assert!(
+            !line.starts_with('?'),
+            "a JVM's user.name and user.home: {line}"
+        );
+    }
+    assert_eq!(std::fs::read("/etc/passwd").unwrap(), host_passwd);
+    assert_eq!(std::fs::read("/etc/group").unwrap(), host_group);
+}
+
+/// The bot cannot change its `/etc/passwd` (a read-only bind of a file of
+/// its own), and another bot's is not its: each sees its own uid named.
+#[test]
+fn a_bots_etc_passwd_is_read_only_and_its_own() {
+    let (first, _) = run(
+        "echo 'mallory:x:0:0::/:/bin/sh' >> /etc/passwd 2>/dev/null; echo \"rc=$? $(id -u) $(grep -c :/tmp:/bin/sh /etc/passwd) $(grep -c mallory /etc/passwd)\"",
+        &[],
+    );
+    let (second, _) = run(
+        "echo \"rc=1 $(id -u) $(grep -c :/tmp:/bin/sh /etc/passwd) 0\"",
+        &[],
+    );
+    for line in [&first, &second] {
+        let words: Vec<&str> = line.split(' ').collect();
+        assert_eq!(words.len(), 4, "{line}");
+        assert_ne!(words[0], "rc=0", "the bot wrote its /etc/passwd: {line}");
+        assert_eq!(words[3], "0", "{line}");
+        if sandbox::host_uid() == 0 {
+            assert_eq!(words[2], "1", "one bot entry: {line}");
+        }
+    }
+    if sandbox::host_uid() == 0 {
+        assert_ne!(
+            first.split(' ').nth(1),
+            second.split(' ').nth(1),
+            "{first} / {second}"
+        );
+    }
+}
