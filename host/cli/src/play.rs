@@ -9,7 +9,7 @@ use clue_arena::account::{account, disqualifications};
 use clue_arena::game;
 use clue_arena::logfile::{GameLog, LogFile};
 use clue_engine::GameRecord;
-use clue_runtime::bots::BotSpec;
+use clue_runtime::bots::{self, BotKind, BotSpec};
 
 #[derive(clap::Args)]
 pub struct PlayArgs {
@@ -34,7 +34,19 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
     let config = args.variant.config()?;
     let specs = game::fill_seats(&config, &args.bots)?;
     let log = log_file(args.log.as_deref())?;
-    let record = game::play_game_with(&config, args.seed, &specs, &crate::human::seat)?;
+    // No spinner under a person's prompts at the console, nor with `--quiet`.
+    let person = specs
+        .iter()
+        .any(|s| s.kind == BotKind::Builtin && s.target == bots::HUMAN);
+    let turns = crate::progress::Turns::new(!args.quiet && !person);
+    // `play_game_with` seats the bots in order, one call per seat.
+    let next = std::cell::Cell::new(0);
+    let seat = |spec: &BotSpec| {
+        let index = next.replace(next.get() + 1);
+        Ok(turns.watch(index, spec.to_string(), crate::human::seat(spec)?))
+    };
+    let record = game::play_game_with(&config, args.seed, &specs, &seat)?;
+    turns.finish();
     report(&record, &specs, args.quiet, log)?;
     Ok(ExitCode::SUCCESS)
 }

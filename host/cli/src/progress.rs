@@ -1,13 +1,15 @@
 //! What `clue tournament run`, `resume` and `worker` show as they go: the
 //! progress bar on stderr (only on a terminal) and the standings on stdout,
-//! through the runner's [`Watch`]. Log lines go through [`suspend`] so they
-//! never tear the bar.
+//! through the runner's [`Watch`]; and `clue play`'s spinner ([`Turns`]).
+//! Log lines go through [`suspend`] so they never tear either.
 
 use std::io::IsTerminal;
 use std::sync::Mutex;
 
 use clue_arena::runner::Watch;
 use clue_arena::store::Progress;
+use clue_engine::{Fault, SeatController};
+use clue_plugin_api::{Reply, Request};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// The bar on screen, if a run is showing one (one run at a time draws a
@@ -100,5 +102,106 @@ impl Watch for Shown {
         {
             bar.finish_and_clear();
         }
+    }
+}
+
+/// What `clue play` shows on stderr while its one game is played: a
+/// spinner with the time so far, the decisions the bots have made and the
+/// seat being asked now (a 32-seat game on a large deck takes a minute).
+/// Drawn only when asked for and stderr is a terminal, and taken off the
+/// screen before the game's account is printed.
+pub struct Turns {
+    bar: Option<ProgressBar>,
+    decisions: std::sync::Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl Turns {
+    pub fn new(wanted: bool) -> Turns {
+        let bar = (wanted && std::io::stderr().is_terminal()).then(|| {
+            let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+            if let Ok(style) = ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}") {
+                bar.set_style(style);
+            }
+            bar.set_message("seating the bots");
+            bar.enable_steady_tick(std::time::Duration::from_millis(200));
+            if let Ok(mut shown) = SHOWN.lock() {
+                *shown = Some(bar.clone());
+            }
+            bar
+        });
+        Turns {
+            bar,
+            decisions: Default::default(),
+        }
+    }
+
+    /// `controller`, seated at `seat` as `name`, reporting each request to
+    /// the spinner (as it is when none is drawn).
+    pub fn watch(
+        &self,
+        seat: usize,
+        name: String,
+        controller: Box<dyn SeatController>,
+    ) -> Box<dyn SeatController> {
+        match &self.bar {
+            Some(bar) => Box::new(Watched {
+                inner: controller,
+                seat,
+                name,
+                bar: bar.clone(),
+                decisions: self.decisions.clone(),
+            }),
+            None => controller,
+        }
+    }
+
+    /// Takes the spinner off the screen.
+    pub fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+            if let Ok(mut shown) = SHOWN.lock() {
+                shown.take();
+            }
+        }
+    }
+}
+
+impl Drop for Turns {
+    fn drop(&mut self) {
+        self.finish();
+    }
+}
+
+/// A seat whose requests [`Turns`] shows.
+struct Watched {
+    inner: Box<dyn SeatController>,
+    seat: usize,
+    name: String,
+    bar: ProgressBar,
+    decisions: std::sync::Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl SeatController for Watched {
+    fn call(&mut self, request: &Request) -> Result<Reply, Fault> {
+        if !matches!(request, Request::Watch { .. } | Request::BeginGame { .. }) {
+            let before = self
+                .decisions
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            self.bar.set_message(format!(
+                "{before} decisions made; seat {} ({}) to {}",
+                self.seat,
+                self.name,
+                request.kind()
+            ));
+        }
+        self.inner.call(request)
+    }
+
+    fn fuel_used(&self) -> Option<u64> {
+        self.inner.fuel_used()
+    }
+
+    fn stderr(&self) -> Option<String> {
+        self.inner.stderr()
     }
 }

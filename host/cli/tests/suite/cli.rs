@@ -1238,3 +1238,77 @@ fn replay_names_the_argument_its_form_lacks() {
         "cannot be used with",
     );
 }
+
+/// `clue play` run in a terminal (a pseudo-terminal of util-linux's
+/// `script`, which Debian always has): what it printed there, stdout and
+/// stderr together, with `\r` and the terminal's escapes as written.
+fn in_a_terminal(args: &[&str]) -> String {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let typescript = dir.path().join("typescript");
+    let mut line = String::from(env!("CARGO_BIN_EXE_clue"));
+    for arg in args {
+        line.push(' ');
+        line.push_str(arg);
+    }
+    let out = Command::new("script")
+        .args(["--quiet", "--return", "--command", &line])
+        .arg(&typescript)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("util-linux's `script` runs (apt-get install bsdutils)");
+    assert!(out.status.success(), "{line}: {out:?}");
+    let typescript = std::fs::read(&typescript).expect("the typescript");
+    String::from_utf8_lossy(&typescript).into_owned()
+}
+
+/// A long game (32 seats on a large deck take a minute) shows on a
+/// terminal's stderr how far it is: the decisions made and the seat asked
+/// now, taken off the screen before the account is printed. Not without a
+/// terminal, not with `--quiet`, and the account is the same either way.
+#[test]
+fn play_shows_its_progress_on_a_terminal_and_clears_it_before_the_account() {
+    let args = ["play", "--variant", "classic", "--seed", "4"];
+    let shown = in_a_terminal(&args);
+    let first = shown
+        .find("decisions made; seat ")
+        .unwrap_or_else(|| panic!("no progress on the terminal: {shown}"));
+    assert!(
+        shown[first..].contains("decisions made; seat 0 (builtin:")
+            || shown[first..].contains("decisions made; seat 1 (builtin:"),
+        "{shown}"
+    );
+    let plain = clue(&args);
+    let (stdout, stderr) = text(&plain);
+    assert!(plain.status.success(), "{stderr}");
+    assert!(
+        !stderr.contains("decisions"),
+        "progress without a terminal: {stderr}"
+    );
+    // The account begins after the last draw of the spinner, which was
+    // cleared (`ESC [2K`) first; the terminal turns each `\n` into `\r\n`.
+    let account_first_line = stdout.lines().next().expect("an account");
+    let at = shown
+        .find(account_first_line)
+        .unwrap_or_else(|| panic!("no account on the terminal: {shown}"));
+    let last_draw = shown.rfind("decisions made").unwrap();
+    assert!(last_draw < at, "the spinner was drawn over the account");
+    assert!(
+        shown[last_draw..at].contains("\u{1b}[2K"),
+        "not cleared: {:?}",
+        &shown[last_draw..at]
+    );
+    let account: String = shown[at..].replace("\r\n", "\n");
+    assert!(
+        account.starts_with(&stdout),
+        "the account differs on a terminal"
+    );
+    let quiet = in_a_terminal(&["play", "--variant", "classic", "--seed", "4", "--quiet"]);
+    assert!(
+        !quiet.contains("decisions"),
+        "progress with --quiet: {quiet}"
+    );
+    assert!(
+        quiet.contains("winner: seat ") || quiet.contains("no winner"),
+        "{quiet}"
+    );
+}
