@@ -76,7 +76,7 @@ pub fn run(args: FrameworkArgs) -> anyhow::Result<ExitCode> {
         .collect::<anyhow::Result<_>>()?;
     game::check_given(&specs)?;
     let log = super::play::log_file(args.log.as_deref())?;
-    let record = game::play_game_with(&config, args.seed, &specs, &crate::human::seat)?;
+    let record = super::play::play_shown(&config, args.seed, &specs, args.quiet)?;
     super::play::report(&record, &specs, args.quiet, log)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -8,7 +8,7 @@ use anyhow::Context;
 use clue_arena::account::{account, disqualifications};
 use clue_arena::game;
 use clue_arena::logfile::{GameLog, LogFile};
-use clue_engine::GameRecord;
+use clue_engine::{GameConfig, GameRecord};
 use clue_runtime::bots::{self, BotKind, BotSpec};
 
 #[derive(clap::Args)]
@@ -34,21 +34,33 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
     let config = args.variant.config()?;
     let specs = game::fill_seats(&config, &args.bots)?;
     let log = log_file(args.log.as_deref())?;
-    // No spinner under a person's prompts at the console, nor with `--quiet`.
+    let record = play_shown(&config, args.seed, &specs, args.quiet)?;
+    report(&record, &specs, args.quiet, log)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Plays one game, seating a person's seats at the console, with the
+/// spinner of [`crate::progress::Turns`] on a terminal meanwhile (none under
+/// a person's prompts, nor when `quiet`).
+pub fn play_shown(
+    config: &GameConfig,
+    seed: u64,
+    specs: &[BotSpec],
+    quiet: bool,
+) -> anyhow::Result<GameRecord> {
     let person = specs
         .iter()
         .any(|s| s.kind == BotKind::Builtin && s.target == bots::HUMAN);
-    let turns = crate::progress::Turns::new(!args.quiet && !person);
+    let turns = crate::progress::Turns::new(!quiet && !person);
     // `play_game_with` seats the bots in order, one call per seat.
     let next = std::cell::Cell::new(0);
     let seat = |spec: &BotSpec| {
         let index = next.replace(next.get() + 1);
         Ok(turns.watch(index, spec.to_string(), crate::human::seat(spec)?))
     };
-    let record = game::play_game_with(&config, args.seed, &specs, &seat)?;
+    let record = game::play_game_with(config, seed, specs, &seat)?;
     turns.finish();
-    report(&record, &specs, args.quiet, log)?;
-    Ok(ExitCode::SUCCESS)
+    Ok(record)
 }
 
 /// The file `--log` names, created before the game is played: a path that

@@ -1264,7 +1264,8 @@ fn in_a_terminal(args: &[&str]) -> String {
 /// A long game (32 seats on a large deck take a minute) shows on a
 /// terminal's stderr how far it is: the decisions made and the seat asked
 /// now, taken off the screen before the account is printed. Not without a
-/// terminal, not with `--quiet`, and the account is the same either way.
+/// terminal, not with `--quiet`, and the account is the same either way;
+/// `clue framework` shows it too.
 #[test]
 fn play_shows_its_progress_on_a_terminal_and_clears_it_before_the_account() {
     let args = ["play", "--variant", "classic", "--seed", "4"];
