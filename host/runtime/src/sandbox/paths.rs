@@ -19,7 +19,41 @@ pub(super) fn linked_elsewhere(folder: &Path) -> Option<(PathBuf, PathBuf)> {
     if real == lexically_normal(folder) {
         return None;
     }
-    (!seen_by_every_bot(&real)).then(|| (folder.to_path_buf(), real))
+    (!seen_by_every_bot(&real) && toolchain_root(&real).is_none())
+        .then(|| (folder.to_path_buf(), real))
+}
+
+/// The root of the version manager that `real` lies in, when that manager's
+/// `shims` folder is on the host's `PATH` (pyenv, rbenv, asdf, nodenv): the
+/// host's own toolchain, which any bot may run through its `PATH` anyway
+/// (the whole root is bound then), and which no entrant can name, the
+/// host's `PATH` being the operator's. So a link an entrant ships into it is
+/// no way to another entrant's files: a virtual environment made with
+/// pyenv's Python (`.venv/bin/python` -> `~/.pyenv/versions/3.11.7/bin/python3`),
+/// as a sandboxed `build:` running `python3 -m venv .venv` makes one.
+pub(super) fn toolchain_root(real: &Path) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .filter(|entry| entry.is_absolute() && entry.file_name() == Some(OsStr::new("shims")))
+        .filter_map(|entry| {
+            let root = std::fs::canonicalize(entry).ok()?.parent()?.to_path_buf();
+            (root != Path::new("/")).then_some(root)
+        })
+        .find(|root| real.starts_with(root))
+}
+
+/// The virtual environment a program `<venv>/bin/<name>` runs in: `<venv>`,
+/// when `<venv>/pyvenv.cfg` is there (Python reads it beside its program's
+/// folder, and without it runs with none of the environment's packages).
+fn virtual_environment(program: &Path) -> Option<PathBuf> {
+    let bin = program.parent()?;
+    if bin.file_name() != Some(OsStr::new("bin")) {
+        return None;
+    }
+    let venv = bin.parent()?;
+    venv.join("pyvenv.cfg")
+        .is_file()
+        .then(|| venv.to_path_buf())
 }
 
 /// Whether `real` lies in the system folders every bot sees anyway. `/sys`
@@ -54,11 +88,21 @@ pub(super) fn absolute(path: &Path) -> PathBuf {
 
 /// The folders of every word of the command line that names a file (its
 /// folder) or a folder (itself), looking inside `sh -c` strings too; the
-/// program itself found through `PATH`.
+/// program itself found through `PATH`; for a file in a virtual
+/// environment's `bin`, the environment; for a file linked into the host's
+/// toolchain ([`toolchain_root`]), that toolchain's root.
 pub(super) fn own_folders(argv: &[String]) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for found in named_paths(argv) {
         out.extend(climbed_through(&found));
+        if !found.is_dir() {
+            out.extend(virtual_environment(&found));
+            if let Ok(real) = std::fs::canonicalize(&found)
+                && real != lexically_normal(&found)
+            {
+                out.extend(toolchain_root(&real));
+            }
+        }
         let folder = if found.is_dir() {
             Some(found)
         } else {

@@ -1562,3 +1562,102 @@ fn a_bots_etc_passwd_is_read_only_and_its_own() {
         );
     }
 }
+
+/// Starts `argv` in the default sandbox and returns its first line.
+fn first_line_of(argv: &[String]) -> String {
+    let limits = ProcessLimits {
+        sandbox: sandbox::SandboxPolicy::on(),
+        ..ProcessLimits::default()
+    };
+    let mut bot = BotProcess::spawn(argv, &limits)
+        .unwrap_or_else(|e| panic!("cannot start {argv:?} in the sandbox: {e}"));
+    bot.recv(Duration::from_secs(30), "its first line")
+        .unwrap_or_else(|f| {
+            panic!(
+                "{argv:?} said nothing: {f:?}; stderr {}",
+                bot.stderr().text()
+            )
+        })
+}
+
+/// Opens `folder` and everything below it to other users, as an entrant's
+/// files must be for a bot running as a uid of its own.
+fn open_tree_to_all(folder: &std::path::Path) {
+    let status = Command::new("chmod")
+        .args(["-R", "o+rX"])
+        .arg(folder)
+        .status()
+        .expect("chmod runs");
+    assert!(status.success(), "chmod -R o+rX {}", folder.display());
+}
+
+/// An entrant's virtual environment made with the host's version-managed
+/// Python (`python3 -m venv .venv`, as a sandboxed `build:` makes one; this
+/// machine's `python3` is a pyenv shim): its `bin/python` links into
+/// `~/.pyenv`, out of the entrant's folder. It was refused as a link out of
+/// its folder; it runs, with the environment's packages, whether the bot's
+/// script lies in the environment's folder or elsewhere (then the
+/// environment's `pyvenv.cfg` was not there, and Python ran without it). A
+/// made-up environment whose `bin/python` links into another entrant's
+/// folder is still refused.
+#[test]
+fn a_virtual_environment_of_the_hosts_version_managed_python_runs_with_its_packages() {
+    let entrant = entrant_folder();
+    let venv = entrant.path().join(".venv");
+    let status = Command::new("python3")
+        .args(["-m", "venv", "--without-pip"])
+        .arg(&venv)
+        .status()
+        .expect("python3 runs (install python3 and its venv module)");
+    assert!(status.success(), "python3 -m venv failed");
+    let python = venv.join("bin/python");
+    let real = std::fs::canonicalize(&python).expect("the environment's python");
+    assert!(
+        !real.starts_with("/usr"),
+        "this test needs python3 from a version manager (pyenv) on PATH, not {}",
+        real.display()
+    );
+    let site = std::fs::read_dir(venv.join("lib"))
+        .expect("the environment's lib")
+        .map(|e| e.expect("an entry").path().join("site-packages"))
+        .find(|p| p.is_dir())
+        .expect("the environment's site-packages");
+    std::fs::write(site.join("only_in_venv.py"), "WHERE = 'the venv'\n").unwrap();
+    let script =
+        "import sys, only_in_venv\nprint(only_in_venv.WHERE, sys.prefix != sys.base_prefix)\n";
+    std::fs::write(entrant.path().join("bot.py"), script).unwrap();
+    let elsewhere = entrant_folder();
+    std::fs::write(elsewhere.path().join("bot.py"), script).unwrap();
+    open_tree_to_all(entrant.path());
+    open_tree_to_all(elsewhere.path());
+    for bot in [entrant.path(), elsewhere.path()] {
+        let argv = [
+            python.display().to_string(),
+            bot.join("bot.py").display().to_string(),
+        ];
+        assert_eq!(sandbox::refuses(&argv).map(|e| e.to_string()), None);
+        assert_eq!(first_line_of(&argv), "the venv True", "{argv:?}");
+    }
+
+    let other = entrant_folder();
+    let theirs = other.path().join("bot");
+    std::fs::write(&theirs, "#!/bin/sh\necho theirs\n").unwrap();
+    let fake = entrant_folder();
+    std::fs::create_dir_all(fake.path().join(".venv/bin")).unwrap();
+    std::fs::write(
+        fake.path().join(".venv/pyvenv.cfg"),
+        format!("home = {}\n", other.path().display()),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(&theirs, fake.path().join(".venv/bin/python")).unwrap();
+    open_tree_to_all(other.path());
+    open_tree_to_all(fake.path());
+    let argv = [fake.path().join(".venv/bin/python").display().to_string()];
+    let refused = sandbox::refuses(&argv)
+        .map(|e| e.to_string())
+        .unwrap_or_else(|| panic!("a link into another entrant's folder is allowed"));
+    assert!(
+        refused.contains("leads through a symbolic link to"),
+        "{refused}"
+    );
+}
