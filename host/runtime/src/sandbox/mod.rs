@@ -15,10 +15,11 @@
 //!   runs as an unprivileged uid and gid of its own (no capabilities); when
 //!   it is not, a user namespace maps the host's user to itself.
 //! - **Its own root folder** (`pivot_root` into a `tmpfs`): read-only binds
-//!   of the system's runtime folders, of the bot's own folders (that of
-//!   every word of its command line naming a file or folder, `sh -c` lines
-//!   included; a version manager's whole root for a program found in its
-//!   `shims`) and of the paths declared for it ([`SandboxPolicy::read`]);
+//!   of the system's runtime folders and of the host's version-managed
+//!   toolchains (the root of each manager whose `shims` are on the host's
+//!   `PATH`), of the bot's own folders (that of every word of its command
+//!   line naming a file or folder, `sh -c` lines included) and of the paths
+//!   declared for it ([`SandboxPolicy::read`]);
 //!   a fresh `/proc` of its PID namespace; `/dev/null`-like devices; an
 //!   `/etc/passwd` and `/etc/group` naming its own uid `bot`; and
 //!   `/tmp`, a size-capped `tmpfs` ([`SandboxPolicy::scratch_bytes`]), its
@@ -68,7 +69,7 @@ pub use probe::{Layer, host_uid, landlock_abi, layers};
 use mount::fs_plan;
 use paths::{
     absolute, foreign_program, in_scratch, linked_elsewhere, own_folders, seen_by_every_bot,
-    toolchain_root,
+    toolchain_root, toolchain_roots,
 };
 use seccomp::seccomp_filters;
 
@@ -522,6 +523,11 @@ pub fn prepare(
         }
     };
     let mut read: Vec<PathBuf> = SYSTEM_READ.iter().map(PathBuf::from).collect();
+    // The host's version-managed toolchains, so that a program found
+    // through `PATH` inside is the host's: a `#!/usr/bin/env python3` bot
+    // ran the system's Python (pyenv's shims folder was not there), without
+    // the packages installed for the host's.
+    read.extend(toolchain_roots());
     if host_uid == 0 {
         // The bot will not be root: a folder of its own it cannot enter
         // (a `tempfile` folder is 0700) would fail later, obscurely.

@@ -25,21 +25,31 @@ pub(super) fn linked_elsewhere(folder: &Path) -> Option<(PathBuf, PathBuf)> {
 
 /// The root of the version manager that `real` lies in, when that manager's
 /// `shims` folder is on the host's `PATH` (pyenv, rbenv, asdf, nodenv): the
-/// host's own toolchain, which any bot may run through its `PATH` anyway
-/// (the whole root is bound then), and which no entrant can name, the
+/// host's own toolchain, bound whole in every bot's root (so that a bot's
+/// `PATH` finds there what the host's does), and which no entrant can name, the
 /// host's `PATH` being the operator's. So a link an entrant ships into it is
 /// no way to another entrant's files: a virtual environment made with
 /// pyenv's Python (`.venv/bin/python` -> `~/.pyenv/versions/3.11.7/bin/python3`),
 /// as a sandboxed `build:` running `python3 -m venv .venv` makes one.
 pub(super) fn toolchain_root(real: &Path) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
+    toolchain_roots()
+        .into_iter()
+        .find(|root| real.starts_with(root))
+}
+
+/// The roots of the version managers whose `shims` folder is on the host's
+/// `PATH` (see [`toolchain_root`]), where they really are.
+pub(super) fn toolchain_roots() -> Vec<PathBuf> {
+    let Some(path) = std::env::var_os("PATH") else {
+        return Vec::new();
+    };
     std::env::split_paths(&path)
         .filter(|entry| entry.is_absolute() && entry.file_name() == Some(OsStr::new("shims")))
         .filter_map(|entry| {
             let root = std::fs::canonicalize(entry).ok()?.parent()?.to_path_buf();
             (root != Path::new("/")).then_some(root)
         })
-        .find(|root| real.starts_with(root))
+        .collect()
 }
 
 /// The virtual environment a program `<venv>/bin/<name>` runs in: `<venv>`,

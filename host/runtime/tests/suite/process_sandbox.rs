@@ -136,8 +136,38 @@ fn the_host_checkout_home_and_store_are_not_there() {
         ("CHECKOUT", checkout.to_string()),
         ("HOMES", "/root /home /var /srv /mnt /work".to_string()),
     ];
-    let (line, _) = run("ls \"$CHECKOUT\" $HOMES 2>/dev/null | wc -l", &env);
-    assert_eq!(line, "0");
+    let (line, _) = run(
+        "ls -A \"$CHECKOUT\" $HOMES 2>/dev/null | tr '\\n' ' '",
+        &env,
+    );
+    // All a home shows is the host's version-managed toolchain (this
+    // machine's `~/.pyenv`), which every bot sees; nothing else of it.
+    let mut expected = String::new();
+    for root in ["/root", "/home", "/var", "/srv", "/mnt", "/work"] {
+        let toolchains: Vec<String> = toolchain_roots()
+            .iter()
+            .filter(|t| t.parent() == Some(std::path::Path::new(root)))
+            .map(|t| t.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        if !toolchains.is_empty() {
+            expected.push_str(&format!("{root}: {} ", toolchains.join(" ")));
+        }
+    }
+    let shown = line.replace("  ", " ");
+    assert_eq!(
+        shown.trim(),
+        expected.trim(),
+        "what the bot sees of homes: {line}"
+    );
+}
+
+/// Where the version managers on this process's `PATH` are (their `shims`
+/// folder's parent), as the sandbox finds them.
+fn toolchain_roots() -> Vec<PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+        .filter(|e| e.is_absolute() && e.ends_with("shims"))
+        .filter_map(|e| Some(std::fs::canonicalize(e).ok()?.parent()?.to_path_buf()))
+        .collect()
 }
 
 #[test]
@@ -1659,5 +1689,31 @@ fn a_virtual_environment_of_the_hosts_version_managed_python_runs_with_its_packa
     assert!(
         refused.contains("leads through a symbolic link to"),
         "{refused}"
+    );
+}
+
+/// A bot run by its `#!/usr/bin/env python3` line finds the Python the host
+/// finds through `PATH`: this machine's is pyenv's, whose shims folder was
+/// not in the bot's root, so the bot ran the system's `/usr/bin/python3`
+/// instead, without the packages installed for the host's.
+#[test]
+fn a_bot_run_by_its_env_line_finds_the_hosts_python() {
+    let entrant = entrant_folder();
+    let bot = entrant.path().join("bot.py");
+    std::fs::write(
+        &bot,
+        "#!/usr/bin/env python3\nimport sys\nprint(sys.executable, sys.version.split()[0])\n",
+    )
+    .unwrap();
+    open_to_all(&bot);
+    let on_host = Command::new(&bot)
+        .output()
+        .expect("the script runs on the host");
+    let on_host = String::from_utf8(on_host.stdout).unwrap();
+    let argv = [bot.display().to_string()];
+    assert_eq!(first_line_of(&argv), on_host.trim());
+    assert!(
+        !on_host.starts_with("/usr/"),
+        "this test needs python3 from a version manager (pyenv) on PATH: {on_host}"
     );
 }
