@@ -283,9 +283,9 @@ pub(super) fn fs_plan(
     })
 }
 
-/// The largest host `/etc/passwd` or `/etc/group` copied for a bot: the
-/// copies live in the root's own `tmpfs` of 1 MiB (a site with a directory
-/// service may list many thousands of users; its bots keep the host's file).
+/// The largest host `/etc/passwd` or `/etc/group` copied for a bot (the
+/// staging `tmpfs` holds four times this): a site with a directory service
+/// may list many thousands of users, and its bots keep the host's file.
 const IDENTITY_FILE_MAX: u64 = 256 * 1024;
 
 /// The bot's `/etc/passwd` and `/etc/group` when it runs as `uid` and `gid`:
@@ -297,7 +297,7 @@ const IDENTITY_FILE_MAX: u64 = 256 * 1024;
 /// `pwd.getpwuid(os.getuid())` raises, and a JVM's `user.name` and
 /// `user.home` are both `?`, where under a contest's own server the bot is
 /// a user of the machine.
-pub(super) fn identity_files(uid: u32, gid: u32) -> Vec<(&'static str, String)> {
+fn identity_files(uid: u32, gid: u32) -> Vec<(&'static str, String)> {
     let mut files = Vec::new();
     let host = |path: &str| {
         let meta = std::fs::symlink_metadata(path).ok()?;

@@ -27,8 +27,8 @@ pub enum Step {
     /// A new file `at` (mode 0644) holding `contents`, to bind over a file
     /// of the host's `/etc`.
     Write { at: CString, contents: Vec<u8> },
-    /// Removes the empty folder `at` (where [`Step::Write`]'s files were
-    /// staged, once they are bound and its `tmpfs` detached).
+    /// Removes the empty folder `at`, if it can (where [`Step::Write`]'s
+    /// files were staged, once they are bound and its `tmpfs` detached).
     Rmdir(CString),
     /// A read-only bind of `src` (and every mount below it) at `dst`;
     /// `device`: a device node, so `nodev` is not set and it stays writable;
@@ -538,7 +538,9 @@ unsafe fn enter_root(plan: &FsPlan) -> io::Result<()> {
                     libc::close(fd);
                 }
                 Step::Rmdir(at) => {
-                    check(libc::rmdir(at.as_ptr()))?;
+                    // Best effort, like `Detach`: an empty folder left in
+                    // the root is harmless, a bot that cannot start is not.
+                    libc::rmdir(at.as_ptr());
                 }
                 Step::Bind {
                     src,
