@@ -295,7 +295,7 @@ const IDENTITY_FILE_MAX: u64 = 256 * 1024;
 /// runs as its folder's owner, who may have an entry). Without an entry
 /// `whoami` and `id -un` fail ("cannot find name for user ID"), Python's
 /// `pwd.getpwuid(os.getuid())` raises, and a JVM's `user.name` and
-/// `user.home` are both `?`, where under a contest's own server the bot is
+/// `user.home` are both `?`, and Node's `os.userInfo()` throws, where under a contest's own server the bot is
 /// a user of the machine.
 fn identity_files(uid: u32, gid: u32) -> Vec<(&'static str, String)> {
     let mut files = Vec::new();

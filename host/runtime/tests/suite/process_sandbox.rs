@@ -1521,8 +1521,8 @@ fn a_sandboxed_bot_has_a_user_name_of_its_own() {
 
 /// Under a root host a bot runs as a uid of its own, which the host's
 /// `/etc/passwd` does not name: `whoami` failed ("cannot find name for user
-/// ID"), Python's `pwd.getpwuid` raised, and a JVM's `user.name` and
-/// `user.home` were both `?`. Its `/etc/passwd` and `/etc/group` name it
+/// ID"), Python's `pwd.getpwuid` raised, a JVM's `user.name` and
+/// `user.home` were both `?`, and Node's `os.userInfo()` threw. Its `/etc/passwd` and `/etc/group` name it
 /// `bot`, home `/tmp`, and keep the host's users (a file owned by root is
 /// still root's), while the host's files stay as they were.
 #[test]
@@ -1558,6 +1558,16 @@ fn a_bot_running_as_a_uid_of_its_own_finds_its_name_in_etc_passwd() {
             !line.starts_with('?'),
             "a JVM's user.name and user.home: {line}"
         );
+    }
+    // Node's `os.userInfo()` asks libuv, which throws without an entry.
+    let (line, _) = run(
+        "node -e 'const u = require(\"os\").userInfo(); console.log(u.username, u.homedir)' 2>&1 | tail -1",
+        &[],
+    );
+    if sandbox::host_uid() == 0 {
+        assert_eq!(line, "bot /tmp", "Node's os.userInfo()");
+    } else {
+        assert!(!line.contains("Error"), "Node's os.userInfo(): {line}");
     }
     assert_eq!(std::fs::read("/etc/passwd").unwrap(), host_passwd);
     assert_eq!(std::fs::read("/etc/group").unwrap(), host_group);
