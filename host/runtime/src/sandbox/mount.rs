@@ -294,9 +294,9 @@ const IDENTITY_FILE_MAX: u64 = 256 * 1024;
 /// host copy is a plain file that does not name the id already (a build
 /// runs as its folder's owner, who may have an entry). Without an entry
 /// `whoami` and `id -un` fail ("cannot find name for user ID"), Python's
-/// `pwd.getpwuid(os.getuid())` raises, and a JVM's `user.name` and
-/// `user.home` are both `?`, and Node's `os.userInfo()` throws, where under a contest's own server the bot is
-/// a user of the machine.
+/// `pwd.getpwuid(os.getuid())` raises, a JVM's `user.name` and `user.home`
+/// are both `?` and Node's `os.userInfo()` throws, where under a contest's
+/// own server the bot is a user of the machine.
 fn identity_files(uid: u32, gid: u32) -> Vec<(&'static str, String)> {
     let mut files = Vec::new();
     let host = |path: &str| {
