@@ -1264,8 +1264,8 @@ fn in_a_terminal(args: &[&str]) -> String {
 /// A long game (32 seats on a large deck take a minute) shows on a
 /// terminal's stderr how far it is: the decisions made and the seat asked
 /// now, taken off the screen before the account is printed. Not without a
-/// terminal, not with `--quiet`, and the account is the same either way;
-/// `clue framework` shows it too.
+/// terminal, not with `--quiet` or a person's seat, and the account is the
+/// same either way; `clue framework` shows it too.
 #[test]
 fn play_shows_its_progress_on_a_terminal_and_clears_it_before_the_account() {
     let args = ["play", "--variant", "classic", "--seed", "4"];
@@ -1311,5 +1311,28 @@ fn play_shows_its_progress_on_a_terminal_and_clears_it_before_the_account() {
     assert!(
         quiet.contains("winner: seat ") || quiet.contains("no winner"),
         "{quiet}"
+    );
+    // A person's seat (here one whose input ends at once, so that the bots
+    // play on): no spinner under the person's prompts.
+    let person = in_a_terminal(&[
+        "play",
+        "--variant",
+        "classic",
+        "--seed",
+        "4",
+        "--bot",
+        "builtin:human",
+        "<",
+        "/dev/null",
+    ]);
+    assert!(
+        !person.contains("decisions"),
+        "progress under a person's prompts: {person}"
+    );
+    assert!(person.contains("game over"), "{person}");
+    let framework = in_a_terminal(&["framework", "builtin:notebook", "builtin:clueless"]);
+    assert!(
+        framework.contains("decisions made; seat 1 (builtin:clueless) to "),
+        "no progress in `clue framework`: {framework}"
     );
 }
