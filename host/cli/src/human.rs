@@ -22,10 +22,15 @@ use clue_board::{Node, RoomBoard};
 use clue_runtime::bots::{self, BotKind, BotSpec};
 use clue_web::api::Seen;
 
+/// Whether `spec` is a person's seat (`builtin:human`).
+pub fn is_person(spec: &BotSpec) -> bool {
+    spec.kind == BotKind::Builtin && spec.target == bots::HUMAN
+}
+
 /// Seats a bot for `clue play` and `clue framework`: `builtin:human` is the
 /// person at this terminal, every other spec goes to [`bots::connect`].
 pub fn seat(spec: &BotSpec) -> Result<Box<dyn SeatController>, bots::SpecError> {
-    if spec.kind == BotKind::Builtin && spec.target == bots::HUMAN {
+    if is_person(spec) {
         Ok(Box::new(ConsoleHuman::stdin()))
     } else {
         bots::connect(spec)

@@ -9,7 +9,7 @@ use clue_arena::account::{account, disqualifications};
 use clue_arena::game;
 use clue_arena::logfile::{GameLog, LogFile};
 use clue_engine::{GameConfig, GameRecord};
-use clue_runtime::bots::{self, BotKind, BotSpec};
+use clue_runtime::bots::BotSpec;
 
 #[derive(clap::Args)]
 pub struct PlayArgs {
@@ -48,9 +48,7 @@ pub fn play_shown(
     specs: &[BotSpec],
     quiet: bool,
 ) -> anyhow::Result<GameRecord> {
-    let person = specs
-        .iter()
-        .any(|s| s.kind == BotKind::Builtin && s.target == bots::HUMAN);
+    let person = specs.iter().any(crate::human::is_person);
     let turns = crate::progress::Turns::new(!quiet && !person);
     // `play_game_with` seats the bots in order, one call per seat.
     let next = std::cell::Cell::new(0);

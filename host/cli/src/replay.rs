@@ -21,10 +21,7 @@ pub fn run(
         }
         _ => anyhow::bail!("give a log file, or --db PATH --game N"),
     };
-    let person = log.header.bots.iter().position(|spec| {
-        spec.kind == clue_runtime::bots::BotKind::Builtin
-            && spec.target == clue_runtime::bots::HUMAN
-    });
+    let person = log.header.bots.iter().position(crate::human::is_person);
     if let Some(seat) = person {
         anyhow::bail!(
             "seat {seat} was played by a person (builtin:human): a replay plays the bots \

@@ -69,7 +69,7 @@ pub use probe::{Layer, host_uid, landlock_abi, layers};
 use mount::fs_plan;
 use paths::{
     absolute, foreign_program, in_scratch, linked_elsewhere, own_folders, seen_by_every_bot,
-    toolchain_root, toolchain_roots,
+    toolchain_roots,
 };
 use seccomp::seccomp_filters;
 
@@ -220,8 +220,7 @@ fn file_linked_out(path: &Path) -> Option<SandboxError> {
     let named = lexically_normal(&absolute(path));
     let real = std::fs::canonicalize(path).ok()?;
     let folder = named.parent()?;
-    let stays =
-        real.starts_with(folder) || seen_by_every_bot(&real) || toolchain_root(&real).is_some();
+    let stays = real.starts_with(folder) || seen_by_every_bot(&real);
     (!stays).then(|| SandboxError::LinkedFile {
         path: path.to_path_buf(),
         real,

@@ -19,26 +19,14 @@ pub(super) fn linked_elsewhere(folder: &Path) -> Option<(PathBuf, PathBuf)> {
     if real == lexically_normal(folder) {
         return None;
     }
-    (!seen_by_every_bot(&real) && toolchain_root(&real).is_none())
-        .then(|| (folder.to_path_buf(), real))
-}
-
-/// The root of the version manager that `real` lies in, when that manager's
-/// `shims` folder is on the host's `PATH` (pyenv, rbenv, asdf, nodenv): the
-/// host's own toolchain, bound whole in every bot's root (so that a bot's
-/// `PATH` finds there what the host's does), and which no entrant can name, the
-/// host's `PATH` being the operator's. So a link an entrant ships into it is
-/// no way to another entrant's files: a virtual environment made with
-/// pyenv's Python (`.venv/bin/python` -> `~/.pyenv/versions/3.11.7/bin/python3`),
-/// as a sandboxed `build:` running `python3 -m venv .venv` makes one.
-pub(super) fn toolchain_root(real: &Path) -> Option<PathBuf> {
-    toolchain_roots()
-        .into_iter()
-        .find(|root| real.starts_with(root))
+    (!seen_by_every_bot(&real)).then(|| (folder.to_path_buf(), real))
 }
 
 /// The roots of the version managers whose `shims` folder is on the host's
-/// `PATH` (see [`toolchain_root`]), where they really are.
+/// `PATH` (pyenv, rbenv, asdf, nodenv), where they really are: the host's
+/// own toolchains, bound whole in every bot's root (so that a bot's `PATH`
+/// finds there what the host's does), and which no entrant can name, the
+/// host's `PATH` being the operator's.
 pub(super) fn toolchain_roots() -> Vec<PathBuf> {
     let Some(path) = std::env::var_os("PATH") else {
         return Vec::new();
@@ -66,13 +54,18 @@ fn virtual_environment(program: &Path) -> Option<PathBuf> {
         .then(|| venv.to_path_buf())
 }
 
-/// Whether `real` lies in the system folders every bot sees anyway. `/sys`
-/// does not count: a bot sees only its own cgroups there.
+/// Whether `real` lies in the system folders every bot sees anyway, or in
+/// the host's toolchains ([`toolchain_roots`]). `/sys` does not count: a bot
+/// sees only its own cgroups there. So a link an entrant ships into one is
+/// no way to another entrant's files: a virtual environment made with
+/// pyenv's Python (`.venv/bin/python` -> `~/.pyenv/versions/3.11.7/bin/python3`,
+/// as a sandboxed `build:` running `python3 -m venv .venv` makes one).
 pub(super) fn seen_by_every_bot(real: &Path) -> bool {
     SYSTEM_READ
         .iter()
         .filter(|f| **f != "/sys")
         .any(|f| real.starts_with(f))
+        || toolchain_roots().iter().any(|root| real.starts_with(root))
 }
 
 /// `path` with its `.` and `..` taken away by the words alone, as if no
@@ -99,19 +92,13 @@ pub(super) fn absolute(path: &Path) -> PathBuf {
 /// The folders of every word of the command line that names a file (its
 /// folder) or a folder (itself), looking inside `sh -c` strings too; the
 /// program itself found through `PATH`; for a file in a virtual
-/// environment's `bin`, the environment; for a file linked into the host's
-/// toolchain ([`toolchain_root`]), that toolchain's root.
+/// environment's `bin`, the environment.
 pub(super) fn own_folders(argv: &[String]) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for found in named_paths(argv) {
         out.extend(climbed_through(&found));
         if !found.is_dir() {
             out.extend(virtual_environment(&found));
-            if let Ok(real) = std::fs::canonicalize(&found)
-                && real != lexically_normal(&found)
-            {
-                out.extend(toolchain_root(&real));
-            }
         }
         let folder = if found.is_dir() {
             Some(found)
