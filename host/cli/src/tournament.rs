@@ -278,7 +278,14 @@ fn summary(t: &Tournament, built: bool) -> String {
             None => {}
             Some(b) => {
                 let how = match (&b.dir, b.runs_sandboxed()) {
-                    (Some(dir), true) => format!("sandboxed, writing only {}", dir.display()),
+                    (Some(dir), true) if b.network.is_empty() => {
+                        format!("sandboxed, writing only {}, no network", dir.display())
+                    }
+                    (Some(dir), true) => format!(
+                        "sandboxed, writing only {}, reaching only {} (through the host's proxy)",
+                        dir.display(),
+                        b.network.join(", ")
+                    ),
                     (Some(dir), false) => {
                         format!("in {}, as you, without the sandbox", dir.display())
                     }

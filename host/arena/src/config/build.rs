@@ -31,6 +31,10 @@ pub struct Build {
     /// The map form's `disk_mb`: how much it may add to its folder
     /// (default 4096).
     pub disk_mb: u64,
+    /// The map form's `network`: the hosts a sandboxed build may reach
+    /// through the host's proxy, as `host:port` (`*.domain:port` for every
+    /// host of a domain); empty for none, and then it has no network.
+    pub network: Vec<String>,
     /// Where `dir` is written.
     pub dir_pos: Pos,
 }
@@ -65,6 +69,7 @@ pub(super) struct RawBuildMap {
     time_limit_s: Option<Spanned<u64>>,
     memory_mb: Option<Spanned<u64>>,
     disk_mb: Option<Spanned<u64>>,
+    network: Option<Vec<Spanned<String>>>,
 }
 
 impl<'de> Deserialize<'de> for RawBuild {
@@ -206,6 +211,7 @@ pub(super) fn validate_build(
                 time_limit_s: BUILD_TIME_LIMIT_S,
                 memory_mb: BUILD_MEMORY_MB,
                 disk_mb: BUILD_DISK_MB,
+                network: Vec::new(),
                 dir_pos: Pos::default(),
             });
         }
@@ -220,6 +226,12 @@ pub(super) fn validate_build(
     let time_limit_s = at_least_1(&map.time_limit_s, BUILD_TIME_LIMIT_S, "time_limit_s")?;
     let memory_mb = at_least_1(&map.memory_mb, BUILD_MEMORY_MB, "memory_mb")?;
     let disk_mb = at_least_1(&map.disk_mb, BUILD_DISK_MB, "disk_mb")?;
+    let mut network = Vec::new();
+    for entry in map.network.iter().flatten() {
+        let allowed = clue_runtime::process::proxy::Allowed::parse(&entry.value)
+            .map_err(|why| err(Pos::from(entry), format!("the build's network: {why}")))?;
+        network.push(allowed.to_string());
+    }
     let dir_pos = Pos::from(&map.dir);
     let dir = base_dir.join(map.dir.value.trim());
     if !dir.is_dir() {
@@ -254,6 +266,7 @@ pub(super) fn validate_build(
         time_limit_s,
         memory_mb,
         disk_mb,
+        network,
         dir_pos,
     })
 }

@@ -6,6 +6,7 @@
 use std::time::Duration;
 
 use clue_runtime::process::build::BuildLimits;
+use clue_runtime::process::proxy::Allowed;
 
 use super::RunError;
 use crate::config::{Tournament, check_files};
@@ -29,6 +30,12 @@ pub fn build(t: &mut Tournament) -> Result<(), RunError> {
                 time: Duration::from_secs(build.time_limit_s),
                 memory: build.memory_mb << 20,
                 disk: build.disk_mb << 20,
+                // Checked when the file was read.
+                network: build
+                    .network
+                    .iter()
+                    .filter_map(|entry| Allowed::parse(entry).ok())
+                    .collect(),
                 ..BuildLimits::default()
             };
             match clue_runtime::process::build::run_sandboxed(&build.command, dir, &limits) {

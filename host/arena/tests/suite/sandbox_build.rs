@@ -259,6 +259,235 @@ write-scratch:done
     );
 }
 
+/// What a build with a `network:` tries, through the proxy its
+/// `HTTPS_PROXY` names and around it. `$1`: the port of the host's
+/// "registry" (listed as `localhost:$1`), `$2`: a port of the host not
+/// listed. Every line of `report.txt` says what became of one attempt; it
+/// then fails, so that its message shows what the proxy refused.
+const NETWORKED_BUILD: &str = r#"import os, socket, subprocess, sys
+registry, unlisted = int(sys.argv[1]), int(sys.argv[2])
+proxy = os.environ["HTTPS_PROXY"].rsplit("/", 1)[1].split(":")
+proxy = (proxy[0], int(proxy[1]))
+report = open("report.txt", "w")
+
+def direct(port):
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=5)
+        return "reached"
+    except OSError:
+        return "refused"
+
+def ask(request):
+    s = socket.create_connection(proxy, timeout=10)
+    s.sendall(request)
+    f = s.makefile("rb")
+    status = f.readline().split()[1].decode()
+    while f.readline() not in (b"\r\n", b""):
+        pass
+    if status != "200":
+        return status
+    s.sendall(b"hi\n")
+    return f.readline().decode().strip()
+
+report.write("direct-registry:%s\n" % direct(registry))
+report.write("listed:%s\n" % ask(b"CONNECT localhost:%d HTTP/1.1\r\nHost: localhost:%d\r\n\r\n" % (registry, registry)))
+report.write("unlisted:%s\n" % ask(b"CONNECT localhost:%d HTTP/1.1\r\n\r\n" % unlisted))
+report.write("plain-http:%s\n" % ask(b"GET http://localhost:%d/ HTTP/1.1\r\nHost: localhost\r\n\r\n" % registry))
+java = subprocess.run(["java", "Fetch.java", str(registry)], capture_output=True, text=True)
+report.write("java:%s\n" % java.stdout.strip())
+report.close()
+sys.exit(1)
+"#;
+
+/// A JVM's HTTPS through the proxy (`JAVA_TOOL_OPTIONS`): the registry sees
+/// its TLS handshake begin; there is no TLS server, so it then fails.
+const JAVA_FETCH: &str = r#"public class Fetch {
+    public static void main(String[] args) {
+        try {
+            new java.net.URL("https://localhost:" + args[0] + "/").openStream();
+            System.out.println("fetched");
+        } catch (Exception e) {
+            System.out.println("tried");
+        }
+    }
+}
+"#;
+
+/// A "registry" on a port of the host: to a client's first line it answers
+/// `hello from the registry`; it notes what each connection began with
+/// (`line`, or `tls-hello` for a TLS handshake).
+fn registry() -> (u16, std::sync::Arc<std::sync::Mutex<Vec<&'static str>>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a host port");
+    let port = listener.local_addr().expect("its address").port();
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let noted = std::sync::Arc::clone(&seen);
+    std::thread::spawn(move || {
+        use std::io::{Read, Write};
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut first = [0u8; 3];
+            if stream.read_exact(&mut first).is_err() {
+                continue;
+            }
+            // A TLS record of the handshake: 0x16, then version 3.x.
+            if first[0] == 0x16 && first[1] == 3 {
+                noted.lock().expect("seen").push("tls-hello");
+            } else {
+                noted.lock().expect("seen").push("line");
+                let _ = stream.write_all(b"hello from the registry\n");
+            }
+        }
+    });
+    (port, seen)
+}
+
+/// A build with `network: [localhost:PORT]` reaches that port of the host
+/// through the host's proxy, by `CONNECT` (a script's own request, and a
+/// JVM's HTTPS), and nothing else: not the port directly, not another port,
+/// not plain HTTP; the proxy's refusals end up in the failed build's
+/// message.
+#[test]
+fn a_build_with_a_network_reaches_only_the_hosts_it_lists() {
+    require("python3");
+    require("java");
+    let (registry_port, seen) = registry();
+    let unlisted = TcpListener::bind("127.0.0.1:0").expect("a host port");
+    unlisted.set_nonblocking(true).expect("non-blocking");
+    let unlisted_port = unlisted.local_addr().expect("its address").port();
+    let folder = tournament_folder();
+    let dir = entrant(
+        folder.path(),
+        "net",
+        &[("build.py", NETWORKED_BUILD), ("Fetch.java", JAVA_FETCH)],
+    );
+    let bot = format!(
+        "  - name: net
+    kind: uniclue
+    command: entrants/net/client
+    build:
+      command: python3 build.py {registry_port} {unlisted_port}
+      dir: entrants/net
+      network: [localhost:{registry_port}]
+"
+    );
+    let mut t = tournament(folder.path(), "uniclue", &bot);
+    assert_eq!(
+        t.bots[0].build.as_ref().expect("the build").network,
+        vec![format!("localhost:{registry_port}")]
+    );
+    let (line, message) = build_error(&mut t);
+    assert_eq!(line, 10, "{message}");
+    let report = std::fs::read_to_string(dir.join("report.txt")).expect("the build's report");
+    assert_eq!(
+        report,
+        "direct-registry:refused
+listed:hello from the registry
+unlisted:403
+plain-http:405
+java:tried
+"
+    );
+    assert_eq!(*seen.lock().expect("seen"), vec!["line", "tls-hello"]);
+    assert!(
+        unlisted.accept().is_err(),
+        "the build reached the unlisted port"
+    );
+    assert!(
+        message.contains(&format!(
+            "exited with status 1; the host's proxy refused it localhost:{unlisted_port} (not in the build's `network:`), \
+             GET http://localhost:{registry_port}/ (plain HTTP: the proxy tunnels HTTPS only)"
+        )),
+        "{message}"
+    );
+}
+
+/// A build that opens 100 connections to its proxy and sends nothing: the
+/// host serves 64 at once (a thread each) and answers the rest 503 at once;
+/// once it closes them, its proxy serves it again.
+const FLOODING_BUILD: &str = r#"import os, socket, sys, time
+registry = int(sys.argv[1])
+proxy = os.environ["HTTPS_PROXY"].rsplit("/", 1)[1].split(":")
+proxy = (proxy[0], int(proxy[1]))
+held = [socket.create_connection(proxy, timeout=10) for _ in range(100)]
+time.sleep(1)
+busy = 0
+for s in held:
+    s.setblocking(False)
+    try:
+        busy += b" 503 " in s.recv(1024)
+    except BlockingIOError:
+        pass
+for s in held:
+    s.close()
+time.sleep(0.5)
+s = socket.create_connection(proxy, timeout=10)
+s.sendall(b"CONNECT localhost:%d HTTP/1.1\r\n\r\n" % registry)
+f = s.makefile("rb")
+while f.readline() not in (b"\r\n", b""):
+    pass
+s.sendall(b"hi\n")
+open("report.txt", "w").write("busy:%d\nthen:%s\n" % (busy, f.readline().decode().strip()))
+"#;
+
+#[test]
+fn a_build_flooding_its_proxy_with_connections_is_served_64_at_a_time() {
+    require("python3");
+    let (registry_port, _) = registry();
+    let folder = tournament_folder();
+    let dir = entrant(folder.path(), "flood", &[("build.py", FLOODING_BUILD)]);
+    let bot = format!(
+        "  - name: flood
+    kind: uniclue
+    command: entrants/flood/client
+    build:
+      command: python3 build.py {registry_port}
+      dir: entrants/flood
+      network: [localhost:{registry_port}]
+"
+    );
+    let mut t = tournament(folder.path(), "uniclue", &bot);
+    let err = runner::build(&mut t).expect_err("its bot was never there");
+    assert!(err.to_string().contains("file not found"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("report.txt")).expect("the build's report"),
+        "busy:36\nthen:hello from the registry\n"
+    );
+}
+
+/// pip downloads an entrant's dependency from the real PyPI through the
+/// proxy, when the build's `network:` lists PyPI's two hosts; with one of
+/// them missing it fails, and its message names the host refused.
+#[test]
+fn a_build_with_a_network_downloads_from_pypi_with_pip() {
+    require("python3");
+    let lines = |network: &str| {
+        format!(
+            "    build:
+      command: python3 -m pip download --no-deps --retries 0 --timeout 30 --dest deps six==1.16.0
+      dir: entrants/c
+      network: {network}
+"
+        )
+    };
+    let (_folder, dir, mut t) = one_built_bot(&lines("[pypi.org]"));
+    let (_, message) = build_error(&mut t);
+    assert!(
+        message.contains(
+            "the host's proxy refused it files.pythonhosted.org:443 (not in the build's `network:`)"
+        ),
+        "{message}"
+    );
+    assert!(!dir.join("deps/six-1.16.0-py2.py3-none-any.whl").exists());
+    let (_folder, dir, mut t) = one_built_bot(&lines("[pypi.org, files.pythonhosted.org]"));
+    // The build succeeds; the bot's missing file is what the run refuses.
+    let err = runner::build(&mut t).expect_err("its bot was never there");
+    assert!(
+        err.to_string().contains("file not found"),
+        "{err}\n(this test needs pypi.org reachable from this machine, as scripts/setup does)"
+    );
+    assert!(dir.join("deps/six-1.16.0-py2.py3-none-any.whl").is_file());
+}
+
 /// A tournament of one bot, `c`, whose folder `entrants/c` starts empty,
 /// with `lines` (its `build:` and any other key, indented as a bot's keys)
 /// added to it.
@@ -422,6 +651,16 @@ fn a_malformed_build_map_is_named_at_its_line() {
         "      command: make\n      dir: .\n      time_limit_s: 0\n",
         11,
         "`time_limit_s` must be at least 1",
+    );
+    check(
+        "      command: make\n      dir: .\n      network: [pypi.org, https://files.pythonhosted.org/]\n",
+        11,
+        "the build's network: `https://files.pythonhosted.org/` is not a host",
+    );
+    check(
+        "      command: make\n      dir: .\n      network: [pypi.org:99999]\n",
+        11,
+        "the port must be a number from 1 to 65535",
     );
     check(
         "      - make\n",

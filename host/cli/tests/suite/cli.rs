@@ -693,14 +693,24 @@ fn bench_decisions_times_sleuth_against_the_chosen_opponents() {
 fn tournament_check_validates_and_builds_without_playing() {
     let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("a folder");
     let entrant = dir.path().join("entrants/c");
-    std::fs::create_dir_all(&entrant).expect("the entrant's folder");
-    for folder in [dir.path(), &dir.path().join("entrants"), &entrant] {
+    let networked = dir.path().join("entrants/d");
+    for folder in [&entrant, &networked] {
+        std::fs::create_dir_all(folder).expect("the entrant's folder");
+    }
+    for folder in [
+        dir.path(),
+        &dir.path().join("entrants"),
+        &entrant,
+        &networked,
+    ] {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(folder, std::fs::Permissions::from_mode(0o755)).expect("chmod");
     }
     // SAFETY: `geteuid` has no preconditions.
     if unsafe { libc::geteuid() } == 0 {
-        std::os::unix::fs::chown(&entrant, Some(65534), Some(65534)).expect("chown");
+        for folder in [&entrant, &networked] {
+            std::os::unix::fs::chown(folder, Some(65534), Some(65534)).expect("chown");
+        }
     }
     let file = dir.path().join("t.yaml");
     std::fs::write(
@@ -713,6 +723,10 @@ bots:
     kind: uniclue
     command: entrants/c/client
     build: {command: \"printf '#!/bin/sh\\\\n' > client; chmod +x client\", dir: entrants/c}
+  - name: d
+    kind: uniclue
+    command: entrants/d/client
+    build: {command: \"printf '#!/bin/sh\\\\n' > client; chmod +x client\", dir: entrants/d, network: [PyPI.org, '*.pythonhosted.org', 'mirror.example:8443']}
   - {name: sleuth, kind: builtin, path: sleuth}
 ",
     )
@@ -724,12 +738,12 @@ bots:
     assert_eq!(
         stdout,
         format!(
-            "{file_arg}: ok: 1 setting, 2 bots, 7 games
-  c (uniclue:{}/entrants/c/client): built by `printf '#!/bin/sh\\n' > client; chmod +x client` sandboxed, writing only {}/entrants/c
+            "{file_arg}: ok: 1 setting, 3 bots, 7 games
+  c (uniclue:{d}/entrants/c/client): built by `printf '#!/bin/sh\\n' > client; chmod +x client` sandboxed, writing only {d}/entrants/c, no network
+  d (uniclue:{d}/entrants/d/client): built by `printf '#!/bin/sh\\n' > client; chmod +x client` sandboxed, writing only {d}/entrants/d, reaching only pypi.org:443, *.pythonhosted.org:443, mirror.example:8443 (through the host's proxy)
   sleuth (builtin:sleuth)
 ",
-            dir.path().display(),
-            dir.path().display()
+            d = dir.path().display(),
         )
     );
     assert!(

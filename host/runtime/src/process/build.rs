@@ -5,7 +5,8 @@
 //! folders, no other process), with caps on wall time, memory and
 //! processes. Building a stranger's entrant runs the stranger's code (a
 //! `Makefile`, a `build.rs`, a Gradle script); here it reaches nothing the
-//! entrant's own bot could not.
+//! entrant's own bot could not, but for the hosts its `network:` lists
+//! (through the host's proxy, `super::proxy`).
 
 use std::io::Read;
 use std::os::unix::process::ExitStatusExt;
@@ -14,6 +15,7 @@ use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use super::proxy::{self, Allowed, Proxy};
 use super::sys;
 use crate::sandbox::{self, SandboxError, SandboxPolicy};
 
@@ -42,6 +44,9 @@ pub struct BuildLimits {
     pub disk: u64,
     /// Files and folders it may have in its folder. Default 200,000.
     pub files: u64,
+    /// The hosts it may reach, through the host's proxy ([`proxy`]); none
+    /// by default, and then it has no network at all.
+    pub network: Vec<Allowed>,
 }
 
 impl Default for BuildLimits {
@@ -53,6 +58,7 @@ impl Default for BuildLimits {
             scratch_bytes: 256 << 20,
             disk: 4 << 30,
             files: 200_000,
+            network: Vec::new(),
         }
     }
 }
@@ -64,12 +70,26 @@ pub enum BuildError {
     Sandbox(#[from] SandboxError),
     #[error("cannot start the build: {0}")]
     Start(std::io::Error),
-    #[error("{status}{}", tail(output))]
-    Failed { status: String, output: String },
+    #[error("{status}{}{}", refusals(refused), tail(output))]
+    Failed {
+        status: String,
+        output: String,
+        /// What its proxy refused it ([`Proxy::stop`]).
+        refused: Vec<String>,
+    },
     #[error("ran longer than its {} s and was stopped{}", seconds, tail(output))]
     TimedOut { seconds: u64, output: String },
     #[error("was stopped: {what}{}", tail(output))]
     Disk { what: String, output: String },
+}
+
+/// What a failed build's proxy refused it, for its message: often why.
+fn refusals(refused: &[String]) -> String {
+    if refused.is_empty() {
+        String::new()
+    } else {
+        format!("; the host's proxy refused it {}", refused.join(", "))
+    }
 }
 
 /// The end of a build's output for a message, after a line break.
@@ -90,12 +110,15 @@ pub fn run_sandboxed(
     folder: &Path,
     limits: &BuildLimits,
 ) -> Result<String, BuildError> {
+    let networked = !limits.network.is_empty();
     let policy = SandboxPolicy {
         memory: Some(limits.memory),
         scratch_bytes: limits.scratch_bytes,
+        // Its one way out: the proxy's listener in its own namespace.
+        tcp_port: networked.then_some(proxy::PORT),
         ..SandboxPolicy::default()
     };
-    let prepared = sandbox::prepare_build(folder, &policy, Some(limits.processes))?;
+    let mut prepared = sandbox::prepare_build(folder, &policy, Some(limits.processes))?;
     let mut shell = Command::new("sh");
     shell
         .arg("-c")
@@ -115,6 +138,9 @@ pub fn run_sandboxed(
             shell.env(name, value);
         }
     }
+    if networked {
+        shell.envs(proxy::environment());
+    }
     sys::contain(
         &mut shell,
         sys::Rlimits {
@@ -130,6 +156,21 @@ pub fn run_sandboxed(
     sandbox::apply(&mut shell, &prepared);
     let before = measure(folder, u64::MAX);
     let mut child = shell.spawn().map_err(BuildError::Start)?;
+    let proxy = match networked
+        .then(|| prepared.take_listener(Duration::from_secs(10)))
+        .flatten()
+    {
+        Some(listener) => match listener.and_then(|l| Proxy::start(l, limits.network.clone())) {
+            Ok(proxy) => Some(proxy),
+            Err(e) => {
+                prepared.kill_all();
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(BuildError::Start(e));
+            }
+        },
+        None => None,
+    };
     let output = Arc::new(Mutex::new(Vec::new()));
     let readers: Vec<_> = [
         child
@@ -173,6 +214,7 @@ pub fn run_sandboxed(
         let _ = child.wait();
     }
     drop(prepared);
+    let refused = proxy.map(Proxy::stop).unwrap_or_default();
     for reader in readers {
         let _ = reader.join();
     }
@@ -189,6 +231,7 @@ pub fn run_sandboxed(
                 (None, None) => format!("ended with {status}"),
             },
             output,
+            refused,
         }),
         None => match over_disk {
             Some(what) => Err(BuildError::Disk { what, output }),

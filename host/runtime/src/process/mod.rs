@@ -20,6 +20,7 @@ mod child;
 pub mod framework;
 pub mod jsonl;
 mod output;
+pub mod proxy;
 pub mod server_lines;
 pub mod speedclue;
 pub mod speedclue_client;
