@@ -164,6 +164,53 @@ fn a_sandboxed_build_compiles_a_java_entrant() {
     assert!(dir.join("FrameworkBot.class").is_file());
 }
 
+/// A Rust entrant's `cargo build` runs the host's rustup toolchain in the
+/// sandbox and fetches its dependency from crates.io through the proxy (the
+/// two hosts of crates.io's sparse index and downloads listed), keeping
+/// cargo's registry cache in its scratch folder, not the host's
+/// `~/.cargo`.
+#[test]
+fn a_sandboxed_build_compiles_a_rust_entrant_with_a_crate_from_crates_io() {
+    require("cargo");
+    let folder = tournament_folder();
+    let dir = entrant(
+        folder.path(),
+        "rust",
+        &[(
+            "Cargo.toml",
+            "[package]\nname = \"entrant\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
+             [dependencies]\nitoa = \"=1.0.15\"\n\n[workspace]\n",
+        )],
+    );
+    std::fs::create_dir(dir.join("src")).expect("src");
+    std::fs::write(
+        dir.join("src/main.rs"),
+        "fn main() { println!(\"{}\", itoa::Buffer::new().format(42u8)); }\n",
+    )
+    .expect("main.rs");
+    give_to_nobody(&dir);
+    let mut t = tournament(
+        folder.path(),
+        "uniclue",
+        "  - name: rust
+    kind: uniclue
+    command: entrants/rust/target/release/entrant
+    build:
+      command: cargo build --release
+      dir: entrants/rust
+      network: [index.crates.io, static.crates.io]
+",
+    );
+    runner::build(&mut t).unwrap_or_else(|e| {
+        panic!("{e}\n(this test needs crates.io reachable from this machine, as cargo itself does)")
+    });
+    let out = Command::new(dir.join("target/release/entrant"))
+        .output()
+        .expect("the built entrant runs");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "42\n");
+    assert!(dir.join("Cargo.lock").is_file());
+}
+
 /// What a hostile entrant's build tries. Each line of its report says
 /// whether an attempt succeeded; a process it leaves behind keeps writing
 /// the time into `beat.txt`.

@@ -10,7 +10,7 @@
 
 use std::io::Read;
 use std::os::unix::process::ExitStatusExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -111,11 +111,16 @@ pub fn run_sandboxed(
     limits: &BuildLimits,
 ) -> Result<String, BuildError> {
     let networked = !limits.network.is_empty();
+    let rust = rustup();
     let policy = SandboxPolicy {
         memory: Some(limits.memory),
         scratch_bytes: limits.scratch_bytes,
         // Its one way out: the proxy's listener in its own namespace.
         tcp_port: networked.then_some(proxy::PORT),
+        read: rust
+            .iter()
+            .flat_map(|r| [r.bin.clone(), r.home.clone()])
+            .collect(),
         ..SandboxPolicy::default()
     };
     let mut prepared = sandbox::prepare_build(folder, &policy, Some(limits.processes))?;
@@ -140,6 +145,12 @@ pub fn run_sandboxed(
     }
     if networked {
         shell.envs(proxy::environment());
+    }
+    if let Some(rust) = &rust {
+        // Its `HOME` is the scratch folder, where rustup's proxies would
+        // look for their toolchains; cargo's own home stays there (its
+        // registry cache, not the host's `~/.cargo` with its credentials).
+        shell.env("RUSTUP_HOME", &rust.home);
     }
     sys::contain(
         &mut shell,
@@ -241,6 +252,31 @@ pub fn run_sandboxed(
             }),
         },
     }
+}
+
+/// The host's rustup: the folder of its proxies (`cargo`, `rustc`, found
+/// through the host's `PATH`) and its home, where the toolchains are.
+/// Bound read-only in a build's root, so that an entrant's `cargo build`
+/// runs the host's toolchain; nothing else of `~/.cargo` (its registry
+/// cache, a `credentials.toml`) is.
+struct Rustup {
+    bin: PathBuf,
+    home: PathBuf,
+}
+
+fn rustup() -> Option<Rustup> {
+    let path = std::env::var_os("PATH")?;
+    let bin = std::env::split_paths(&path)
+        .find(|dir| dir.is_absolute() && dir.join("rustup").is_file())?;
+    let home = match std::env::var_os("RUSTUP_HOME") {
+        Some(home) => PathBuf::from(home),
+        None => PathBuf::from(std::env::var_os("HOME")?).join(".rustup"),
+    };
+    let real = |p: &Path| std::fs::canonicalize(p).ok();
+    Some(Rustup {
+        bin: real(&bin)?,
+        home: real(&home).filter(|h| h.join("toolchains").is_dir())?,
+    })
 }
 
 /// What a folder holds: bytes allocated, and files and folders.
