@@ -210,11 +210,27 @@ fn a_non_root_hosts_speed_clue_bot_plays_over_its_own_loopback() {
     );
 }
 
+/// A build's fetch of one line through its proxy (`HTTPS_PROXY`), by
+/// `CONNECT localhost:PORT`.
+const FETCH: &str = r#"import os, socket, sys
+host, port = os.environ["HTTPS_PROXY"].rsplit("/", 1)[1].split(":")
+s = socket.create_connection((host, int(port)), timeout=10)
+s.sendall(b"CONNECT localhost:%s HTTP/1.1\r\n\r\n" % sys.argv[1].encode())
+f = s.makefile("rb")
+while f.readline() not in (b"\r\n", b""):
+    pass
+s.sendall(b"hi\n")
+sys.stdout.write(f.readline().decode())
+"#;
+
 /// A sandboxed build under a host that is not root runs in a user
 /// namespace as the host's own user, who owns the whole tournament folder:
 /// only the sandbox keeps the build to its entrant's folder. The build
-/// compiles the C UniClue client there, then tries to write the tournament's
-/// folder; the client plays, and nothing was written outside.
+/// compiles the C UniClue client there, fetches a line from a port of the
+/// host its `network:` lists (through the host's proxy, whose listener the
+/// child makes in the build's own namespace, here a user namespace's),
+/// then tries to write the tournament's folder; the client plays, and
+/// nothing was written outside.
 #[test]
 fn a_non_root_hosts_sandboxed_build_writes_only_its_entrants_folder() {
     let gcc = Command::new("gcc").arg("--version").output();
@@ -228,21 +244,37 @@ fn a_non_root_hosts_sandboxed_build_writes_only_its_entrants_folder() {
     let entrant = dir.path().join("entrants/c");
     std::fs::create_dir_all(&entrant).expect("the entrant's folder");
     std::fs::copy(&source, entrant.join("client.c")).expect("the client's source");
+    std::fs::write(entrant.join("fetch.py"), FETCH).expect("the fetch script");
+    let registry = std::net::TcpListener::bind("127.0.0.1:0").expect("a host port");
+    let port = registry.local_addr().expect("its address").port();
+    std::thread::spawn(move || {
+        use std::io::{BufRead, Write};
+        for stream in registry.incoming().flatten() {
+            let mut line = String::new();
+            let mut reader = std::io::BufReader::new(&stream);
+            if reader.read_line(&mut line).is_ok() && line == "hi\n" {
+                let _ = (&stream).write_all(b"hello from the registry\n");
+            }
+        }
+    });
     let file = dir.path().join("build.yaml");
     std::fs::write(
         &file,
-        "variant: uniclue
+        format!(
+            "variant: uniclue
 players: 4
 seed: 3
-schedule: {kind: random, games: 3}
+schedule: {{kind: random, games: 3}}
 bots:
   - name: c
     kind: uniclue
     command: entrants/c/client
     build:
-      command: gcc -O2 -o client client.c; echo owned > ../../owned.txt; true
+      command: gcc -O2 -o client client.c; python3 fetch.py {port} > net.txt; echo owned > ../../owned.txt; true
       dir: entrants/c
-",
+      network: [localhost:{port}]
+"
+        ),
     )
     .expect("the tournament file is written");
     let root = euid() == 0;
@@ -265,6 +297,11 @@ bots:
     assert!(
         !dir.path().join("owned.txt").exists(),
         "the build wrote the tournament's folder"
+    );
+    assert_eq!(
+        std::fs::read_to_string(entrant.join("net.txt")).expect("the build's fetch"),
+        "hello from the registry\n",
+        "the build reached the host's port through its proxy"
     );
     let games = Store::open(&db)
         .expect("the store opens")
