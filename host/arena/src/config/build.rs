@@ -31,6 +31,9 @@ pub struct Build {
     /// The map form's `disk_mb`: how much it may add to its folder
     /// (default 4096).
     pub disk_mb: u64,
+    /// The map form's `scratch_mb`: the size of its scratch `/tmp`, also
+    /// its `HOME`, where pip, npm and cargo keep their caches (default 256).
+    pub scratch_mb: u64,
     /// The map form's `network`: the hosts a sandboxed build may reach
     /// through the host's proxy, as `host:port` (`*.domain:port` for every
     /// host of a domain); empty for none, and then it has no network.
@@ -53,6 +56,8 @@ pub const BUILD_TIME_LIMIT_S: u64 = 600;
 pub const BUILD_MEMORY_MB: u64 = 4096;
 /// The default of what a sandboxed build may add to its folder, in MiB.
 pub const BUILD_DISK_MB: u64 = 4096;
+/// The default size of a sandboxed build's scratch folder, in MiB.
+pub const BUILD_SCRATCH_MB: u64 = 256;
 
 /// `build:` as written: one line, or a map.
 pub(super) enum RawBuild {
@@ -69,6 +74,7 @@ pub(super) struct RawBuildMap {
     time_limit_s: Option<Spanned<u64>>,
     memory_mb: Option<Spanned<u64>>,
     disk_mb: Option<Spanned<u64>>,
+    scratch_mb: Option<Spanned<u64>>,
     network: Option<Vec<Spanned<String>>>,
 }
 
@@ -211,6 +217,7 @@ pub(super) fn validate_build(
                 time_limit_s: BUILD_TIME_LIMIT_S,
                 memory_mb: BUILD_MEMORY_MB,
                 disk_mb: BUILD_DISK_MB,
+                scratch_mb: BUILD_SCRATCH_MB,
                 network: Vec::new(),
                 dir_pos: Pos::default(),
             });
@@ -226,6 +233,7 @@ pub(super) fn validate_build(
     let time_limit_s = at_least_1(&map.time_limit_s, BUILD_TIME_LIMIT_S, "time_limit_s")?;
     let memory_mb = at_least_1(&map.memory_mb, BUILD_MEMORY_MB, "memory_mb")?;
     let disk_mb = at_least_1(&map.disk_mb, BUILD_DISK_MB, "disk_mb")?;
+    let scratch_mb = at_least_1(&map.scratch_mb, BUILD_SCRATCH_MB, "scratch_mb")?;
     let mut network = Vec::new();
     for entry in map.network.iter().flatten() {
         let allowed = clue_runtime::process::proxy::Allowed::parse(&entry.value)
@@ -266,6 +274,7 @@ pub(super) fn validate_build(
         time_limit_s,
         memory_mb,
         disk_mb,
+        scratch_mb,
         network,
         dir_pos,
     })

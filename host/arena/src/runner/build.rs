@@ -30,6 +30,7 @@ pub fn build(t: &mut Tournament) -> Result<(), RunError> {
                 time: Duration::from_secs(build.time_limit_s),
                 memory: build.memory_mb << 20,
                 disk: build.disk_mb << 20,
+                scratch_bytes: build.scratch_mb << 20,
                 // Checked when the file was read.
                 network: build
                     .network

@@ -603,6 +603,25 @@ fn a_build_that_fills_the_disk_is_stopped() {
     assert_eq!(big.len(), 16 << 20, "RLIMIT_FSIZE cut the file at the cap");
 }
 
+/// A build's scratch folder (`/tmp`, its `HOME`, where pip, npm and cargo
+/// keep their caches) holds 256 MiB unless its `scratch_mb` says more.
+#[test]
+fn a_builds_scratch_folder_is_its_scratch_mb() {
+    let command = "      command: head -c 300M /dev/zero > $HOME/cache && echo cached > done.txt\n      dir: entrants/c\n";
+    let (_folder, dir, mut t) = one_built_bot(&format!("    build:\n{command}"));
+    let (_, message) = build_error(&mut t);
+    assert!(message.contains("No space left on device"), "{message}");
+    assert!(!dir.join("done.txt").exists());
+    let (_folder, dir, mut t) =
+        one_built_bot(&format!("    build:\n{command}      scratch_mb: 400\n"));
+    let err = runner::build(&mut t).expect_err("its bot was never there");
+    assert!(err.to_string().contains("file not found"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("done.txt")).expect("the build went on"),
+        "cached\n"
+    );
+}
+
 #[test]
 fn a_build_without_the_sandbox_runs_in_its_folder_as_the_host() {
     let (folder, dir, mut t) = one_built_bot(
@@ -703,6 +722,11 @@ fn a_malformed_build_map_is_named_at_its_line() {
         "      command: make\n      dir: .\n      network: [pypi.org, https://files.pythonhosted.org/]\n",
         11,
         "the build's network: `https://files.pythonhosted.org/` is not a host",
+    );
+    check(
+        "      command: make\n      dir: .\n      scratch_mb: 0\n",
+        11,
+        "`scratch_mb` must be at least 1",
     );
     check(
         "      command: make\n      dir: .\n      network: [pypi.org:99999]\n",
