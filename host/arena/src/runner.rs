@@ -19,7 +19,7 @@ use crate::store::{Claim, FinishedGame, Progress, Store, StoreError, claims};
 mod build;
 mod live;
 mod one;
-pub use build::{build, build_for};
+pub use build::{build, build_for, build_for_watched, build_watched};
 use live::{LIVE_EVERY, Live};
 pub use one::{Connector, SpecConnector, play_one, play_one_observed};
 
@@ -82,6 +82,11 @@ pub trait Watch: Sync {
     fn standings(&self, _table: &str) {}
     /// The run is over (finished, stopped or failed).
     fn finish(&self) {}
+    /// Bot `bot`'s build begins, `how` it runs in words (`sandboxed in
+    /// FOLDER`, `as you in FOLDER`): a build may take minutes.
+    fn building(&self, _bot: &str, _how: &str) {}
+    /// The builds are over (done or failed).
+    fn built(&self) {}
 }
 
 /// Shows nothing.

@@ -1,6 +1,7 @@
 //! What `clue tournament run`, `resume` and `worker` show as they go: the
 //! progress bar on stderr (only on a terminal) and the standings on stdout,
-//! through the runner's [`Watch`]; and `clue play`'s spinner ([`Turns`]).
+//! through the runner's [`Watch`]; the spinner of the bots' builds
+//! ([`Builds`]); and `clue play`'s spinner ([`Turns`]).
 //! Log lines go through [`suspend`] so they never tear either.
 
 use std::io::IsTerminal;
@@ -101,6 +102,58 @@ impl Watch for Shown {
             && let Some(bar) = shown.take()
         {
             bar.finish_and_clear();
+        }
+    }
+}
+
+/// What `clue tournament run`, `resume` and `check --build` show on stderr
+/// while the bots are built: a spinner naming the bot being built, how, and
+/// for how long (an entrant's `cargo build` or `pip install` takes
+/// minutes). Drawn only when asked for and stderr is a terminal, and taken
+/// off the screen when the builds are over.
+pub struct Builds {
+    wanted: bool,
+    bar: Mutex<Option<ProgressBar>>,
+}
+
+impl Builds {
+    pub fn new(wanted: bool) -> Builds {
+        Builds {
+            wanted: wanted && std::io::stderr().is_terminal(),
+            bar: Mutex::new(None),
+        }
+    }
+}
+
+impl Watch for Builds {
+    fn building(&self, bot: &str, how: &str) {
+        if !self.wanted {
+            return;
+        }
+        let Ok(mut bar) = self.bar.lock() else {
+            return;
+        };
+        if let Some(old) = bar.take() {
+            old.finish_and_clear();
+        }
+        let spinner = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+        if let Ok(style) = ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}") {
+            spinner.set_style(style);
+        }
+        spinner.set_message(format!("building {bot} ({how})"));
+        spinner.enable_steady_tick(std::time::Duration::from_millis(200));
+        if let Ok(mut shown) = SHOWN.lock() {
+            *shown = Some(spinner.clone());
+        }
+        *bar = Some(spinner);
+    }
+
+    fn built(&self) {
+        if let Some(spinner) = self.bar.lock().ok().and_then(|mut bar| bar.take()) {
+            spinner.finish_and_clear();
+            if let Ok(mut shown) = SHOWN.lock() {
+                shown.take();
+            }
         }
     }
 }

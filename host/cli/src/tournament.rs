@@ -131,13 +131,13 @@ pub fn run(command: TournamentCommand) -> anyhow::Result<ExitCode> {
             let mut t = config::load(&file)?;
             let db = db.unwrap_or_else(|| t.store.clone());
             let store = Store::open(&db)?;
-            runner::build_for(&mut t, &store)?;
+            runner::build_for_watched(&mut t, &store, &crate::progress::Builds::new(!quiet))?;
             play(&t, store, quiet, &player.worker(&t), Part::Coordinator)
         }
         TournamentCommand::Check { file, build } => {
             let mut t = config::load(&file)?;
             if build {
-                runner::build(&mut t)?;
+                runner::build_watched(&mut t, &crate::progress::Builds::new(true))?;
             }
             print!("{}", summary(&t, build));
             Ok(ExitCode::SUCCESS)
@@ -149,7 +149,7 @@ pub fn run(command: TournamentCommand) -> anyhow::Result<ExitCode> {
             let store = Store::open(&db)?;
             let meta = store.require_meta()?;
             let mut t = config::parse(&meta.source, &meta.file, Path::new(&meta.base_dir))?;
-            runner::build_for(&mut t, &store)?;
+            runner::build_for_watched(&mut t, &store, &crate::progress::Builds::new(!quiet))?;
             play(&t, store, quiet, &player.worker(&t), Part::Coordinator)
         }
         TournamentCommand::Worker {

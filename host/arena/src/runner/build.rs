@@ -8,7 +8,7 @@ use std::time::Duration;
 use clue_runtime::process::build::BuildLimits;
 use clue_runtime::process::proxy::Allowed;
 
-use super::RunError;
+use super::{RunError, Unwatched, Watch};
 use crate::config::{Tournament, check_files};
 use crate::store::{Store, Unlike};
 
@@ -20,10 +20,29 @@ use crate::store::{Store, Unlike};
 /// write; `clue_runtime::process::build`) unless `sandbox: off` or
 /// `--no-sandbox` says otherwise.
 pub fn build(t: &mut Tournament) -> Result<(), RunError> {
+    build_watched(t, &Unwatched)
+}
+
+/// [`build`], telling `watch` of each build as it begins and when they are
+/// over.
+pub fn build_watched(t: &mut Tournament, watch: &dyn Watch) -> Result<(), RunError> {
+    struct Built<'a>(&'a dyn Watch);
+    impl Drop for Built<'_> {
+        fn drop(&mut self) {
+            self.0.built();
+        }
+    }
+    let _built = Built(watch);
     for bot in &t.bots {
         let Some(build) = &bot.build else { continue };
         let dir = build.dir.as_deref().unwrap_or(&t.base_dir);
         let sandboxed = build.runs_sandboxed();
+        let how = if sandboxed {
+            "sandboxed in"
+        } else {
+            "as you in"
+        };
+        watch.building(&bot.name, &format!("{how} {}", dir.display()));
         tracing::info!(bot = %bot.name, command = %build.command, dir = %dir.display(), sandboxed, "building");
         let failed = if sandboxed {
             let limits = BuildLimits {
@@ -80,11 +99,20 @@ pub fn build(t: &mut Tournament) -> Result<(), RunError> {
 /// When one is not, the builds run, and a file still not as it was is
 /// refused: the standings would mix two versions of a bot.
 pub fn build_for(t: &mut Tournament, store: &Store) -> Result<(), RunError> {
+    build_for_watched(t, store, &Unwatched)
+}
+
+/// [`build_for`], telling `watch` of each build ([`build_watched`]).
+pub fn build_for_watched(
+    t: &mut Tournament,
+    store: &Store,
+    watch: &dyn Watch,
+) -> Result<(), RunError> {
     let resumed = store.meta()?.is_some_and(|meta| {
         crate::config::settings_of(&meta.source) == crate::config::settings_of(&t.source)
     }) && !store.done()?.is_empty();
     if !resumed {
-        return build(t);
+        return build_watched(t, watch);
     }
     t.take_built_paths();
     let unlike = |why: Unlike| match why {
@@ -107,7 +135,7 @@ pub fn build_for(t: &mut Tournament, store: &Store) -> Result<(), RunError> {
         Some(why @ Unlike::Clue(_)) => return Err(unlike(why)),
         Some(Unlike::Files(_)) => {}
     }
-    build(t)?;
+    build_watched(t, watch)?;
     match store.played_with_other_files(t)? {
         None => Ok(()),
         Some(why) => Err(unlike(why)),

@@ -1253,7 +1253,7 @@ fn replay_names_the_argument_its_form_lacks() {
     );
 }
 
-/// `clue play` run in a terminal (a pseudo-terminal of util-linux's
+/// `clue ARGS` run in a terminal (a pseudo-terminal of util-linux's
 /// `script`, which Debian always has): what it printed there, stdout and
 /// stderr together, with `\r` and the terminal's escapes as written.
 fn in_a_terminal(args: &[&str]) -> String {
@@ -1273,6 +1273,63 @@ fn in_a_terminal(args: &[&str]) -> String {
     assert!(out.status.success(), "{line}: {out:?}");
     let typescript = std::fs::read(&typescript).expect("the typescript");
     String::from_utf8_lossy(&typescript).into_owned()
+}
+
+/// The bots' builds (an entrant's `cargo build` takes minutes) show on a
+/// terminal's stderr which bot is being built, how and for how long, taken
+/// off the screen before the summary; not without a terminal.
+#[test]
+fn tournament_builds_show_a_spinner_on_a_terminal() {
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("a folder");
+    let entrant = dir.path().join("entrants/c");
+    std::fs::create_dir_all(&entrant).expect("the entrant's folder");
+    for folder in [dir.path(), &dir.path().join("entrants"), &entrant] {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(folder, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    // SAFETY: `geteuid` has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        std::os::unix::fs::chown(&entrant, Some(65534), Some(65534)).expect("chown");
+    }
+    let file = dir.path().join("t.yaml");
+    std::fs::write(
+        &file,
+        "variant: uniclue
+players: 3
+schedule: {kind: random, games: 1}
+bots:
+  - name: c
+    kind: uniclue
+    command: entrants/c/client
+    build: {command: \"sleep 1; printf '#!/bin/sh\\\\n' > client; chmod +x client\", dir: entrants/c}
+  - {name: sleuth, kind: builtin, path: sleuth}
+",
+    )
+    .expect("the file");
+    let file_arg = file.to_str().expect("a UTF-8 path");
+    let shown = in_a_terminal(&["tournament", "check", "--build", file_arg]);
+    let spinner = format!("building c (sandboxed in {})", entrant.display());
+    let first = shown
+        .find(&spinner)
+        .unwrap_or_else(|| panic!("no spinner on the terminal: {shown}"));
+    let summary = shown
+        .find(&format!("{file_arg}: ok:"))
+        .unwrap_or_else(|| panic!("no summary: {shown}"));
+    let last = shown.rfind(&spinner).expect("drawn");
+    assert!(first < summary && last < summary, "{shown}");
+    assert!(
+        shown[last..summary].contains("\u{1b}[2K"),
+        "not cleared: {:?}",
+        &shown[last..summary]
+    );
+    let plain = clue(&["tournament", "check", "--build", file_arg]);
+    let (stdout, stderr) = text(&plain);
+    assert!(plain.status.success(), "{stderr}");
+    assert!(stdout.contains("every bot built"), "{stdout}");
+    assert!(
+        !stderr.contains("building"),
+        "a spinner without a terminal: {stderr}"
+    );
 }
 
 /// A long game (32 seats on a large deck take a minute) shows on a
