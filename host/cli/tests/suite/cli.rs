@@ -686,32 +686,40 @@ fn bench_decisions_times_sleuth_against_the_chosen_opponents() {
     assert!(stderr.contains("no built-in bot `nobody`"), "{stderr}");
 }
 
+/// A tournament folder (not under `/tmp`, a sandboxed build's own) with an
+/// empty `entrants/NAME` for each of `names`, open to every user and, when
+/// the host is root, owned by `nobody` (a sandboxed build runs as its
+/// folder's owner, never as root).
+fn entrants_folder(names: &[&str]) -> (tempfile::TempDir, Vec<std::path::PathBuf>) {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("a folder");
+    let entrants: Vec<_> = names
+        .iter()
+        .map(|name| dir.path().join("entrants").join(name))
+        .collect();
+    for entrant in &entrants {
+        std::fs::create_dir_all(entrant).expect("the entrant's folder");
+    }
+    let open = [dir.path().to_path_buf(), dir.path().join("entrants")];
+    for folder in open.iter().chain(&entrants) {
+        std::fs::set_permissions(folder, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    // SAFETY: `geteuid` has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        for entrant in &entrants {
+            std::os::unix::fs::chown(entrant, Some(65534), Some(65534)).expect("chown");
+        }
+    }
+    (dir, entrants)
+}
+
 /// `clue tournament check` validates a file, and with `--build` builds its
 /// bots, without playing: it says what `run` would play and how each bot
 /// is built; a mistake is named at its line.
 #[test]
 fn tournament_check_validates_and_builds_without_playing() {
-    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("a folder");
-    let entrant = dir.path().join("entrants/c");
-    let networked = dir.path().join("entrants/d");
-    for folder in [&entrant, &networked] {
-        std::fs::create_dir_all(folder).expect("the entrant's folder");
-    }
-    for folder in [
-        dir.path(),
-        &dir.path().join("entrants"),
-        &entrant,
-        &networked,
-    ] {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(folder, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    }
-    // SAFETY: `geteuid` has no preconditions.
-    if unsafe { libc::geteuid() } == 0 {
-        for folder in [&entrant, &networked] {
-            std::os::unix::fs::chown(folder, Some(65534), Some(65534)).expect("chown");
-        }
-    }
+    let (dir, entrants) = entrants_folder(&["c", "d"]);
+    let entrant = &entrants[0];
     let file = dir.path().join("t.yaml");
     std::fs::write(
         &file,
@@ -1280,17 +1288,8 @@ fn in_a_terminal(args: &[&str]) -> String {
 /// off the screen before the summary; not without a terminal.
 #[test]
 fn tournament_builds_show_a_spinner_on_a_terminal() {
-    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("a folder");
-    let entrant = dir.path().join("entrants/c");
-    std::fs::create_dir_all(&entrant).expect("the entrant's folder");
-    for folder in [dir.path(), &dir.path().join("entrants"), &entrant] {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(folder, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    }
-    // SAFETY: `geteuid` has no preconditions.
-    if unsafe { libc::geteuid() } == 0 {
-        std::os::unix::fs::chown(&entrant, Some(65534), Some(65534)).expect("chown");
-    }
+    let (dir, entrants) = entrants_folder(&["c"]);
+    let entrant = &entrants[0];
     let file = dir.path().join("t.yaml");
     std::fs::write(
         &file,
