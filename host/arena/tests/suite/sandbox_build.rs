@@ -501,6 +501,28 @@ fn a_build_flooding_its_proxy_with_connections_is_served_64_at_a_time() {
     );
 }
 
+/// npm installs an entrant's dependency from the real npm registry through
+/// the proxy (npm reads `HTTPS_PROXY` too).
+#[test]
+fn a_build_with_a_network_installs_from_npm() {
+    require("npm");
+    let (_folder, dir, mut t) = one_built_bot(
+        "    build:
+      command: npm install --no-audit --no-fund --no-update-notifier is-number@7.0.0
+      dir: entrants/c
+      network: [registry.npmjs.org]
+",
+    );
+    let err = runner::build(&mut t).expect_err("its bot was never there");
+    assert!(
+        err.to_string().contains("file not found"),
+        "{err}\n(this test needs registry.npmjs.org reachable from this machine, as scripts/setup does)"
+    );
+    let installed = std::fs::read_to_string(dir.join("node_modules/is-number/package.json"))
+        .expect("is-number was installed");
+    assert!(installed.contains("\"version\": \"7.0.0\""), "{installed}");
+}
+
 /// pip downloads an entrant's dependency from the real PyPI through the
 /// proxy, when the build's `network:` lists PyPI's two hosts; with one of
 /// them missing it fails, and its message names the host refused.
