@@ -265,9 +265,8 @@ struct Rustup {
 }
 
 fn rustup() -> Option<Rustup> {
-    let path = std::env::var_os("PATH")?;
-    let bin = std::env::split_paths(&path)
-        .find(|dir| dir.is_absolute() && dir.join("rustup").is_file())?;
+    let rustup = sandbox::program_file(std::ffi::OsStr::new("rustup"))?;
+    let bin = rustup.parent()?.to_path_buf();
     let home = match std::env::var_os("RUSTUP_HOME") {
         Some(home) => PathBuf::from(home),
         None => PathBuf::from(std::env::var_os("HOME")?).join(".rustup"),
