@@ -7,7 +7,9 @@
 //!   of the host's command line and environment), itself the child of a
 //!   tiny init outside that mirrors the bot's exit; so it sees and signals
 //!   no other process, and every descendant dies with it (no `setsid` escape); a mount
-//!   namespace with a root folder of its own (below); IPC and UTS namespaces;
+//!   namespace with a root folder of its own (below); an IPC namespace; a UTS
+//!   namespace named [`BOT_HOSTNAME`] (with an `/etc/hostname` and
+//!   `/etc/hosts` of its own);
 //!   a fresh network namespace (no interface but a down loopback); a Speed
 //!   Clue bot's loopback is brought up, with the host's listener for it on
 //!   its one port there (made by the child, sent back to the host), so it
@@ -96,6 +98,14 @@ pub const SCRATCH: &str = "/tmp";
 /// The user name a sandboxed bot is given (`USER`, `LOGNAME`), whatever
 /// the host's.
 pub const BOT_USER: &str = "bot";
+
+/// The host name a sandboxed bot sees (`uname -n`, `gethostname`,
+/// `/etc/hostname`), set in its UTS namespace whatever the host's: the
+/// host's name is not the bot's to know, and a bot that seeds or names
+/// files by it plays alike on every machine. Its `/etc/hosts` maps it (and
+/// `localhost`) to loopback, so that a JVM's `InetAddress.getLocalHost()`
+/// or Python's `socket.gethostbyname(socket.gethostname())` still answers.
+pub const BOT_HOSTNAME: &str = "clue-bot";
 
 /// The bot's own POSIX shared memory folder (`shm_open`, `sem_open`:
 /// Python's `multiprocessing` locks, queues and pools need it), a `tmpfs` of

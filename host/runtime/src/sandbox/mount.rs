@@ -4,7 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{BOT_USER, DEVICES, SCRATCH, SHARED_MEMORY, SandboxError, c_path, c_string, sys};
+use super::{
+    BOT_HOSTNAME, BOT_USER, DEVICES, SCRATCH, SHARED_MEMORY, SandboxError, c_path, c_string, sys,
+};
 
 /// What is mounted where in the bot's root.
 enum Entry {
@@ -34,6 +36,7 @@ const CGROUP_MOUNTS: &str = "/sys/fs/cgroup";
 /// and another like it at `/dev/shm`; `/etc/passwd` and `/etc/group`
 /// with an entry for the bot's uid and gid (`ids`, when the bot runs as an
 /// id of its own that the host's files do not name: see [`identity_files`]);
+/// `/etc/hostname` and `/etc/hosts` of its own ([`host_name_files`]);
 /// parents before children.
 ///
 /// `/sys` brings the host's whole cgroup tree, where a bot could read the
@@ -168,6 +171,16 @@ pub(super) fn fs_plan(
         .any(|(at, e)| at == Path::new("/etc") && matches!(e, Entry::Bind { file: false, .. }));
     if let (Some((uid, gid)), true) = (ids, etc_bound) {
         for (at, contents) in identity_files(uid, gid) {
+            entries.push((PathBuf::from(at), Entry::File(contents.into_bytes())));
+        }
+    }
+    if etc_bound {
+        for (at, contents) in host_name_files() {
+            // Bound over the host's file, so only where there is one.
+            let is_file = std::fs::symlink_metadata(at).is_ok_and(|m| m.file_type().is_file());
+            if !is_file {
+                continue;
+            }
             entries.push((PathBuf::from(at), Entry::File(contents.into_bytes())));
         }
     }
@@ -321,6 +334,24 @@ fn identity_files(uid: u32, gid: u32) -> Vec<(&'static str, String)> {
         files.push(("/etc/group", text));
     }
     files
+}
+
+/// The bot's `/etc/hostname` and `/etc/hosts`, in place of the host's
+/// (which name the machine, and the host's `/etc/hosts` often its
+/// neighbours): [`BOT_HOSTNAME`], and loopback under `localhost` and that
+/// name, as a container runtime writes them. Nothing else is looked up
+/// there: a bot has no network, and a build reaches its registries through
+/// the host's proxy, which resolves their names on the host.
+fn host_name_files() -> [(&'static str, String); 2] {
+    [
+        ("/etc/hostname", format!("{BOT_HOSTNAME}\n")),
+        (
+            "/etc/hosts",
+            format!(
+                "127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n127.0.1.1\t{BOT_HOSTNAME}\n"
+            ),
+        ),
+    ]
 }
 
 /// `text` (lines `name:password:id:...`) with `line` added, and any line

@@ -724,6 +724,11 @@ pub fn apply(command: &mut Command, setup: &ChildSetup) {
                 }
             }
             check(libc::unshare(namespaces))?;
+            // Privileged in the new UTS namespace, as in the network one.
+            check(libc::sethostname(
+                super::BOT_HOSTNAME.as_ptr().cast(),
+                super::BOT_HOSTNAME.len(),
+            ))?;
             if let Ids::UserNamespace { uid_map, gid_map } = &ids {
                 write_file(c"/proc/self/setgroups", b"deny")?;
                 write_file(c"/proc/self/uid_map", uid_map.as_bytes())?;

@@ -1573,6 +1573,54 @@ fn a_bot_running_as_a_uid_of_its_own_finds_its_name_in_etc_passwd() {
     assert_eq!(std::fs::read("/etc/group").unwrap(), host_group);
 }
 
+/// A bot's host name is [`sandbox::BOT_HOSTNAME`] wherever it looks (the
+/// system call, `/proc`, `uname`, `/etc/hostname`), never the host's, and
+/// its own `/etc/hosts` resolves it (a JVM's `InetAddress.getLocalHost()`
+/// throws when the name does not resolve) without naming the host or its
+/// neighbours. The bot cannot rename itself; the host's files and name stay
+/// as they were.
+#[test]
+fn a_bot_sees_a_host_name_of_its_own_that_resolves() {
+    let read = |path: &str| {
+        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("the host's {path}: {e}"))
+    };
+    let host = read("/proc/sys/kernel/hostname").trim().to_string();
+    assert_ne!(
+        host,
+        sandbox::BOT_HOSTNAME,
+        "the host must not be named like a bot"
+    );
+    let (host_hosts, host_hostname) = (read("/etc/hosts"), read("/etc/hostname"));
+    let probe = "import os, socket\n\
+        try:\n    socket.sethostname('mallory'); renamed = 'renamed'\n\
+        except OSError as e: renamed = 'refused'\n\
+        hosts = open('/etc/hosts').read().split()\n\
+        print(socket.gethostname(), open('/proc/sys/kernel/hostname').read().strip(), \
+        os.uname().nodename, open('/etc/hostname').read().strip(), \
+        socket.gethostbyname(socket.gethostname()), socket.gethostbyname('localhost'), \
+        renamed, sys_host in hosts)";
+    let program = format!("sys_host = {host:?}\n{probe}");
+    let line = python_line(&program, sandbox::SandboxPolicy::on());
+    let name = sandbox::BOT_HOSTNAME;
+    assert_eq!(
+        line,
+        format!("{name} {name} {name} {name} 127.0.1.1 127.0.0.1 refused False")
+    );
+    let dir = entrant_folder();
+    let source = dir.path().join("Here.java");
+    std::fs::write(
+        &source,
+        "public class Here { public static void main(String[] a) throws Exception { \
+         System.out.println(java.net.InetAddress.getLocalHost()); } }",
+    )
+    .unwrap();
+    let (line, _) = run(&format!("java {} 2>&1 | tail -1", source.display()), &[]);
+    assert_eq!(line, format!("{name}/127.0.1.1"), "a JVM's getLocalHost()");
+    assert_eq!(read("/proc/sys/kernel/hostname").trim(), host);
+    assert_eq!(read("/etc/hosts"), host_hosts);
+    assert_eq!(read("/etc/hostname"), host_hostname);
+}
+
 /// The bot cannot change its `/etc/passwd` (a read-only bind of a file of
 /// its own), and another bot's is not its: each sees its own uid named.
 #[test]
