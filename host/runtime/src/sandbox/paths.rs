@@ -123,13 +123,16 @@ pub(super) fn own_folders(argv: &[String]) -> Vec<PathBuf> {
 }
 
 /// The first file the command line names (as [`own_folders`] reads it)
-/// that lies directly in `/tmp`: the sandbox gives the bot a scratch `/tmp`
-/// of its own, so such a file is not there for it (and binding the host's
-/// `/tmp` would show the bot everything in it).
+/// that lies directly in the host's `/tmp`: the sandbox gives the bot a
+/// scratch `/tmp` of its own, so such a file is not there for it (and
+/// binding the host's `/tmp` would show the bot everything in it). A path
+/// the host's `/tmp` does not hold is no file of the bot's but one it will
+/// make in its scratch folder (`--log /tmp/game.log`, `2>/tmp/err`), and
+/// is left alone.
 pub(super) fn in_scratch(argv: &[String]) -> Option<PathBuf> {
     named_paths(argv)
         .into_iter()
-        .filter(|path| !path.is_dir())
+        .filter(|path| std::fs::metadata(path).is_ok_and(|m| !m.is_dir()))
         .map(|path| lexically_normal(&path))
         .find(|path| path.parent() == Some(Path::new(super::SCRATCH)))
 }

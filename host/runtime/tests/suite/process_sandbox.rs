@@ -1206,6 +1206,42 @@ fn a_bot_file_directly_in_tmp_is_refused_by_name() {
         .recv(Duration::from_secs(20), "its first line")
         .unwrap_or_else(|f| panic!("it did not start: {f:?}; stderr {}", bot.stderr().text()));
     assert_eq!(line, "started");
+    // A file the host's /tmp does not hold is one the bot makes in its own
+    // scratch folder: a log, its redirected stderr. It starts, and writes
+    // there, not in the host's /tmp.
+    let own = Removed(PathBuf::from(format!(
+        "/tmp/clue-test-bot-{}.log",
+        std::process::id()
+    )));
+    let argv: Vec<String> = vec![
+        program.display().to_string(),
+        "--log".into(),
+        own.0.display().to_string(),
+    ];
+    assert!(sandbox::refuses(&argv).is_none(), "{argv:?}");
+    let argv: Vec<String> = vec![
+        "sh".into(),
+        "-c".into(),
+        format!(
+            "echo kept > {0} 2>{0}.err && cat {0} && {1}",
+            own.0.display(),
+            program.display()
+        ),
+    ];
+    assert!(sandbox::refuses(&argv).is_none(), "{argv:?}");
+    let mut bot = BotProcess::spawn(&argv, &limits).expect("a bot writing to its /tmp starts");
+    for expected in ["kept", "started"] {
+        let line = bot
+            .recv(Duration::from_secs(20), "its line")
+            .unwrap_or_else(|f| panic!("{argv:?}: {f:?}; stderr {}", bot.stderr().text()));
+        assert_eq!(line, expected, "{argv:?}");
+    }
+    drop(bot);
+    assert!(
+        !own.0.exists(),
+        "the bot wrote the host's {}",
+        own.0.display()
+    );
 }
 
 /// An entrant's "program" may be a FIFO (a tarball can hold one). The host
