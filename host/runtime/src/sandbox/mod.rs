@@ -22,7 +22,9 @@
 //!   `PATH`), of the bot's own folders (that of every word of its command
 //!   line naming a file or folder, `sh -c` lines included) and of the paths
 //!   declared for it ([`SandboxPolicy::read`]);
-//!   a fresh `/proc` of its PID namespace; `/dev/null`-like devices; an
+//!   a fresh `/proc` of its PID namespace and a fresh read-only `/sys` of
+//!   its network namespace (its loopback, not the host's network devices);
+//!   `/dev/null`-like devices; an
 //!   `/etc/passwd` and `/etc/group` naming its own uid `bot`; and
 //!   `/tmp`, a size-capped `tmpfs` ([`SandboxPolicy::scratch_bytes`]), its
 //!   `TMPDIR`, `HOME` and working directory (unless one is declared). The

@@ -24,7 +24,16 @@ enum Entry {
     /// A `tmpfs` over what a bind brought here, which is detached first.
     Mask(String),
     Proc,
+    /// A `sysfs` of the bot's own (see [`sys::Step::Sysfs`]) where the
+    /// host's `/sys` would be bound.
+    Sysfs,
 }
+
+/// Where `sysfs` is mounted. A bind of the host's would show the bot the
+/// host's network devices (`/sys/class/net`: every interface, its address
+/// and its traffic counters), where a `sysfs` mounted in the bot's network
+/// namespace shows its own loopback, as a container runtime's does.
+const SYSFS: &str = "/sys";
 
 /// Where the host's cgroup file systems are mounted, masked in the bot's
 /// root (see [`fs_plan`]).
@@ -39,10 +48,13 @@ const CGROUP_MOUNTS: &str = "/sys/fs/cgroup";
 /// `/etc/hostname` and `/etc/hosts` of its own ([`host_name_files`]);
 /// parents before children.
 ///
-/// `/sys` brings the host's whole cgroup tree, where a bot could read the
-/// memory and CPU time of every other bot (a side channel, and a covert
-/// channel between two colluding entrants). So `/sys/fs/cgroup` is an
-/// empty `tmpfs` in the bot's root, holding only the bot's own cgroups
+/// `/sys` is a `sysfs` of the bot's own ([`SYSFS`]), or where the kernel
+/// refuses one the host's bound, which brings the host's whole cgroup tree,
+/// where a bot could read the memory and CPU time of every other bot (a
+/// side channel, and a covert channel between two colluding entrants). So
+/// `/sys/fs/cgroup` is an empty `tmpfs` in the bot's root (in a fresh
+/// `sysfs`, where no folder can be made, it holds the mount points), with
+/// only the bot's own cgroups
 /// (`cgroups`: where the bot sees each, and the host's folder), bound
 /// read-only where their hierarchies are mounted on the host.
 pub(super) fn fs_plan(
@@ -100,6 +112,10 @@ pub(super) fn fs_plan(
     // A link whose own path is bound as a folder is superseded by the bind.
     entries.retain(|(at, _)| !kept.iter().any(|(k, _)| k == at));
     for (path, file) in kept {
+        if !file && path == Path::new(SYSFS) {
+            entries.push((path, Entry::Sysfs));
+            continue;
+        }
         entries.push((
             path.clone(),
             Entry::Bind {
@@ -279,6 +295,14 @@ pub(super) fn fs_plan(
                 made.insert(at.clone());
                 steps.push(sys::Step::Mkdir(dst.clone()));
                 steps.push(sys::Step::Proc(dst));
+            }
+            Entry::Sysfs => {
+                made.insert(at.clone());
+                steps.push(sys::Step::Mkdir(dst.clone()));
+                steps.push(sys::Step::Sysfs {
+                    dst,
+                    host: c_path(&at)?,
+                });
             }
         }
     }

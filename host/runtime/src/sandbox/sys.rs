@@ -48,6 +48,10 @@ pub enum Step {
     Detach(CString),
     /// A fresh `/proc` of the bot's PID namespace.
     Proc(CString),
+    /// A fresh read-only `sysfs` at `dst`, whose network devices are those
+    /// of the bot's own network namespace (its loopback), not the host's;
+    /// where the kernel refuses one, a read-only bind of the host's `host`.
+    Sysfs { dst: CString, host: CString },
 }
 
 /// The bot's own root folder: a `tmpfs` at `root` (an empty folder of the
@@ -547,34 +551,24 @@ unsafe fn enter_root(plan: &FsPlan) -> io::Result<()> {
                     dst,
                     device,
                     writable,
-                } => {
-                    check(libc::mount(
-                        src.as_ptr(),
+                } => bind(src, dst, *device, *writable)?,
+                Step::Sysfs { dst, host } => {
+                    // The kernel mounts a `sysfs` for the owner of the
+                    // network namespace (root, or the new user namespace)
+                    // and, in a user namespace, only while a `sysfs` of the
+                    // host is still fully visible in this mount namespace
+                    // (it is, until the `pivot_root` below); where it still
+                    // refuses, the bind keeps the bot starting.
+                    if libc::mount(
+                        c"sysfs".as_ptr(),
                         dst.as_ptr(),
-                        none,
-                        libc::MS_BIND | libc::MS_REC,
+                        c"sysfs".as_ptr(),
+                        libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
                         std::ptr::null(),
-                    ))?;
-                    let attr = MountAttr {
-                        attr_set: if *device {
-                            MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC
-                        } else if *writable {
-                            MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV
-                        } else {
-                            MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV
-                        },
-                        attr_clr: 0,
-                        propagation: 0,
-                        userns_fd: 0,
-                    };
-                    check_long(libc::syscall(
-                        libc::SYS_mount_setattr,
-                        libc::AT_FDCWD,
-                        dst.as_ptr(),
-                        libc::AT_RECURSIVE as libc::c_uint,
-                        &attr as *const MountAttr,
-                        std::mem::size_of::<MountAttr>(),
-                    ))?;
+                    ) == -1
+                    {
+                        bind(host, dst, false, false)?;
+                    }
                 }
                 Step::Tmpfs { dst, options } => {
                     check(libc::mount(
@@ -623,6 +617,52 @@ unsafe fn enter_root(plan: &FsPlan) -> io::Result<()> {
             std::ptr::null(),
         ))?;
         check(libc::chdir(plan.workdir.as_ptr()))?;
+    }
+    Ok(())
+}
+
+/// Binds `src` (and every mount below it) at `dst`: read-only, but for a
+/// device (`device`: `nodev` not set) and a build's folder (`writable`).
+///
+/// # Safety
+/// Only system calls on the given C strings and on stack memory; for the
+/// child between `fork` and `exec`.
+unsafe fn bind(
+    src: &std::ffi::CStr,
+    dst: &std::ffi::CStr,
+    device: bool,
+    writable: bool,
+) -> io::Result<()> {
+    // SAFETY: `src` and `dst` are valid C strings, the attribute structure
+    // lives on this stack for the call.
+    unsafe {
+        check(libc::mount(
+            src.as_ptr(),
+            dst.as_ptr(),
+            std::ptr::null(),
+            libc::MS_BIND | libc::MS_REC,
+            std::ptr::null(),
+        ))?;
+        let attr = MountAttr {
+            attr_set: if device {
+                MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC
+            } else if writable {
+                MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV
+            } else {
+                MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV
+            },
+            attr_clr: 0,
+            propagation: 0,
+            userns_fd: 0,
+        };
+        check_long(libc::syscall(
+            libc::SYS_mount_setattr,
+            libc::AT_FDCWD,
+            dst.as_ptr(),
+            libc::AT_RECURSIVE as libc::c_uint,
+            &attr as *const MountAttr,
+            std::mem::size_of::<MountAttr>(),
+        ))?;
     }
     Ok(())
 }

@@ -806,31 +806,7 @@ const NOBODY: u32 = 65534;
 fn colluding_bots_of_a_non_root_host_cannot_signal_through_a_file_they_own() {
     const NAME: &str = "colluding_bots_of_a_non_root_host_cannot_signal_through_a_file_they_own";
     if euid() == 0 {
-        use std::os::unix::process::CommandExt;
-        let exe = std::env::current_exe().expect("the test binary's path");
-        // The test's name in its binary: its module path under the crate.
-        let name = match module_path!().split_once("::") {
-            Some((_, module)) => format!("{module}::{NAME}"),
-            None => NAME.to_string(),
-        };
-        let output = Command::new(exe)
-            .args(["--exact", &name, "--nocapture", "--test-threads=1"])
-            .uid(NOBODY)
-            .gid(NOBODY)
-            .output()
-            .unwrap_or_else(|e| {
-                panic!(
-                    "cannot run the test binary again as nobody ({e}): its folders must be \
-                     open to other users (a checkout under /root is not)"
-                )
-            });
-        let stdout = String::from_utf8_lossy(&output.stdout);
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(
-            output.status.success() && stdout.contains("1 passed"),
-            "as nobody ({}):\n{stdout}\n{stderr}",
-            output.status
-        );
+        run_again_as_nobody(NAME);
         return;
     }
     let dir = tempfile::tempdir().expect("a folder of the host's user");
@@ -840,6 +816,37 @@ fn colluding_bots_of_a_non_root_host_cannot_signal_through_a_file_they_own() {
     // On disk, so that the watcher can drop its pages from the cache.
     file.sync_all().expect("the shared file is synced");
     assert_nothing_passes_between_bots_watching(Some(&shared));
+}
+
+/// Runs the test `name` of this module again, in this test binary, as
+/// [`NOBODY`], and asserts that it passed there: how a test run as root
+/// (as in CI) also tries the sandbox of a host that is not root.
+fn run_again_as_nobody(name: &str) {
+    use std::os::unix::process::CommandExt;
+    let exe = std::env::current_exe().expect("the test binary's path");
+    // The test's name in its binary: its module path under the crate.
+    let name = match module_path!().split_once("::") {
+        Some((_, module)) => format!("{module}::{name}"),
+        None => name.to_string(),
+    };
+    let output = Command::new(exe)
+        .args(["--exact", &name, "--nocapture", "--test-threads=1"])
+        .uid(NOBODY)
+        .gid(NOBODY)
+        .output()
+        .unwrap_or_else(|e| {
+            panic!(
+                "cannot run the test binary again as nobody ({e}): its folders must be \
+                 open to other users (a checkout under /root is not)"
+            )
+        });
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success() && stdout.contains("1 passed"),
+        "as nobody ({}):\n{stdout}\n{stderr}",
+        output.status
+    );
 }
 
 fn euid() -> u32 {
@@ -1655,6 +1662,61 @@ fn a_bot_sees_a_host_name_of_its_own_that_resolves() {
     assert_eq!(read("/proc/sys/kernel/hostname").trim(), host);
     assert_eq!(read("/etc/hosts"), host_hosts);
     assert_eq!(read("/etc/hostname"), host_hostname);
+}
+
+/// The host's network devices are not in a bot's `/sys`: a bind of the
+/// host's listed every interface with its address and traffic counters
+/// (`/sys/class/net/eth0/address`, `statistics/rx_bytes`). Its `sysfs` is
+/// one of its own network namespace, read-only: its loopback alone, while
+/// what a runtime reads there (the CPUs, its own cgroups) is still there.
+/// Its host name is its own too ([`sandbox::BOT_HOSTNAME`]). Run as root
+/// (as in CI), the test runs itself again as `nobody`, whose bots have a
+/// user namespace: the kernel mounts their `sysfs` only while the host's
+/// is still visible, before the `pivot_root`.
+#[test]
+fn a_bots_sys_shows_its_own_network_devices_not_the_hosts() {
+    let host: Vec<String> = std::fs::read_dir("/sys/class/net")
+        .expect("the host's /sys/class/net")
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        host.iter().any(|name| name != "lo"),
+        "the host has a network device besides loopback: {host:?}"
+    );
+    let (line, _) = run(
+        "echo \"$(ls /sys/class/net /sys/devices/virtual/net | tr '\\n' ' ') \
+         $(cat /sys/class/net/*/address | tr '\\n' ' ') \
+         $(touch /sys/class/net/lo/x 2>/dev/null && echo wrote || echo read-only) \
+         $(test -r /sys/devices/system/cpu/online && echo cpus) \
+         $(uname -n) $(grep -c ' /sys/fs/cgroup' /proc/self/mountinfo)\"",
+        &[],
+    );
+    let words: Vec<&str> = line.split_whitespace().collect();
+    for name in host.iter().filter(|name| *name != "lo") {
+        assert!(!words.contains(&name.as_str()), "the host's {name}: {line}");
+    }
+    assert_eq!(
+        &words[..words.len() - 1],
+        [
+            "/sys/class/net:",
+            "lo",
+            "/sys/devices/virtual/net:",
+            "lo",
+            "00:00:00:00:00:00",
+            "read-only",
+            "cpus",
+            sandbox::BOT_HOSTNAME
+        ],
+        "{line}"
+    );
+    let cgroups: usize = words[words.len() - 1].parse().expect("a count");
+    if euid() == 0 {
+        assert!(
+            cgroups > 0,
+            "the bot's own cgroups are still mounted: {line}"
+        );
+        run_again_as_nobody("a_bots_sys_shows_its_own_network_devices_not_the_hosts");
+    }
 }
 
 /// The bot cannot change its `/etc/passwd` (a read-only bind of a file of
