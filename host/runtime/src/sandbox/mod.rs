@@ -8,8 +8,8 @@
 //!   tiny init outside that mirrors the bot's exit; so it sees and signals
 //!   no other process, and every descendant dies with it (no `setsid` escape); a mount
 //!   namespace with a root folder of its own (below); an IPC namespace; a UTS
-//!   namespace named [`BOT_HOSTNAME`] (with an `/etc/hostname` and
-//!   `/etc/hosts` of its own);
+//!   namespace named [`BOT_HOSTNAME`] (with an `/etc/hostname`,
+//!   `/etc/hosts` and `/etc/machine-id` of its own);
 //!   a fresh network namespace (no interface but a down loopback); a Speed
 //!   Clue bot's loopback is brought up, with the host's listener for it on
 //!   its one port there (made by the child, sent back to the host), so it
@@ -108,6 +108,11 @@ pub const BOT_USER: &str = "bot";
 /// `localhost`) to loopback, so that a JVM's `InetAddress.getLocalHost()`
 /// or Python's `socket.gethostbyname(socket.gethostname())` still answers.
 pub const BOT_HOSTNAME: &str = "clue-bot";
+
+/// The bot's `/etc/machine-id`, whatever the host's (the first 32 hex
+/// digits of the SHA-256 of [`BOT_HOSTNAME`]): the host's is a number
+/// unique to the machine, for the same reasons as its name not the bot's.
+pub const BOT_MACHINE_ID: &str = "d9f47d41f67b8fd612f23a5d39f1d962";
 
 /// The bot's own POSIX shared memory folder (`shm_open`, `sem_open`:
 /// Python's `multiprocessing` locks, queues and pools need it), a `tmpfs` of

@@ -5,7 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use super::{
-    BOT_HOSTNAME, BOT_USER, DEVICES, SCRATCH, SHARED_MEMORY, SandboxError, c_path, c_string, sys,
+    BOT_HOSTNAME, BOT_MACHINE_ID, BOT_USER, DEVICES, SCRATCH, SHARED_MEMORY, SandboxError, c_path,
+    c_string, sys,
 };
 
 /// What is mounted where in the bot's root.
@@ -45,7 +46,8 @@ const CGROUP_MOUNTS: &str = "/sys/fs/cgroup";
 /// and another like it at `/dev/shm`; `/etc/passwd` and `/etc/group`
 /// with an entry for the bot's uid and gid (`ids`, when the bot runs as an
 /// id of its own that the host's files do not name: see [`identity_files`]);
-/// `/etc/hostname` and `/etc/hosts` of its own ([`host_name_files`]);
+/// `/etc/hostname`, `/etc/hosts` and `/etc/machine-id` of its own
+/// ([`host_name_files`]);
 /// parents before children.
 ///
 /// `/sys` is a `sysfs` of the bot's own ([`SYSFS`]), or where the kernel
@@ -360,15 +362,17 @@ fn identity_files(uid: u32, gid: u32) -> Vec<(&'static str, String)> {
     files
 }
 
-/// The bot's `/etc/hostname` and `/etc/hosts`, in place of the host's
-/// (which name the machine, and the host's `/etc/hosts` often its
-/// neighbours): [`BOT_HOSTNAME`], and loopback under `localhost` and that
-/// name, as a container runtime writes them. Nothing else is looked up
-/// there: a bot has no network, and a build reaches its registries through
-/// the host's proxy, which resolves their names on the host.
-fn host_name_files() -> [(&'static str, String); 2] {
+/// The bot's `/etc/hostname`, `/etc/hosts` and `/etc/machine-id`, in place
+/// of the host's (which name the machine, and the host's `/etc/hosts` often
+/// its neighbours): [`BOT_HOSTNAME`], loopback under `localhost` and that
+/// name, as a container runtime writes them, and [`BOT_MACHINE_ID`].
+/// Nothing else is looked up there: a bot has no network, and a build
+/// reaches its registries through the host's proxy, which resolves their
+/// names on the host.
+fn host_name_files() -> [(&'static str, String); 3] {
     [
         ("/etc/hostname", format!("{BOT_HOSTNAME}\n")),
+        ("/etc/machine-id", format!("{BOT_MACHINE_ID}\n")),
         (
             "/etc/hosts",
             format!(

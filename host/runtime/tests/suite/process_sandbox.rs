@@ -1617,7 +1617,8 @@ fn a_bot_running_as_a_uid_of_its_own_finds_its_name_in_etc_passwd() {
 }
 
 /// A bot's host name is [`sandbox::BOT_HOSTNAME`] wherever it looks (the
-/// system call, `/proc`, `uname`, `/etc/hostname`), never the host's, and
+/// system call, `/proc`, `uname`, `/etc/hostname`), never the host's (nor
+/// is its `/etc/machine-id` the host's), and
 /// its own `/etc/hosts` resolves it (a JVM's `InetAddress.getLocalHost()`
 /// throws when the name does not resolve) without naming the host or its
 /// neighbours. The bot cannot rename itself; the host's files and name stay
@@ -1634,6 +1635,8 @@ fn a_bot_sees_a_host_name_of_its_own_that_resolves() {
         "the host must not be named like a bot"
     );
     let (host_hosts, host_hostname) = (read("/etc/hosts"), read("/etc/hostname"));
+    let host_machine_id = read("/etc/machine-id");
+    assert_ne!(host_machine_id.trim(), sandbox::BOT_MACHINE_ID);
     let probe = "import os, socket\n\
         try:\n    socket.sethostname('mallory'); renamed = 'renamed'\n\
         except OSError as e: renamed = 'refused'\n\
@@ -1641,13 +1644,16 @@ fn a_bot_sees_a_host_name_of_its_own_that_resolves() {
         print(socket.gethostname(), open('/proc/sys/kernel/hostname').read().strip(), \
         os.uname().nodename, open('/etc/hostname').read().strip(), \
         socket.gethostbyname(socket.gethostname()), socket.gethostbyname('localhost'), \
-        renamed, sys_host in hosts)";
+        renamed, sys_host in hosts, open('/etc/machine-id').read().strip())";
     let program = format!("sys_host = {host:?}\n{probe}");
     let line = python_line(&program, sandbox::SandboxPolicy::on());
     let name = sandbox::BOT_HOSTNAME;
     assert_eq!(
         line,
-        format!("{name} {name} {name} {name} 127.0.1.1 127.0.0.1 refused False")
+        format!(
+            "{name} {name} {name} {name} 127.0.1.1 127.0.0.1 refused False {}",
+            sandbox::BOT_MACHINE_ID
+        )
     );
     let dir = entrant_folder();
     let source = dir.path().join("Here.java");
@@ -1662,6 +1668,7 @@ fn a_bot_sees_a_host_name_of_its_own_that_resolves() {
     assert_eq!(read("/proc/sys/kernel/hostname").trim(), host);
     assert_eq!(read("/etc/hosts"), host_hosts);
     assert_eq!(read("/etc/hostname"), host_hostname);
+    assert_eq!(read("/etc/machine-id"), host_machine_id);
 }
 
 /// The host's network devices are not in a bot's `/sys`: a bind of the
