@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use clue_runtime::process::build::BuildLimits;
+use clue_runtime::process::build::{BuildLimits, LeftInHome};
 use clue_runtime::process::proxy::Allowed;
 
 use super::{RunError, Unwatched, Watch};
@@ -59,8 +59,11 @@ pub fn build_watched(t: &mut Tournament, watch: &dyn Watch) -> Result<(), RunErr
                 ..BuildLimits::default()
             };
             match clue_runtime::process::build::run_sandboxed(&build.command, dir, &limits) {
-                Ok(output) => {
-                    tracing::debug!(bot = %bot.name, %output, "built");
+                Ok(built) => {
+                    tracing::debug!(bot = %bot.name, output = %built.output, "built");
+                    if let Some(warning) = left_in_home(&bot.name, &built.left_in_home) {
+                        tracing::warn!("{warning}");
+                    }
                     None
                 }
                 Err(e) => Some(format!("the sandboxed build `{}` {e}", build.command)),
@@ -90,6 +93,26 @@ pub fn build_watched(t: &mut Tournament, watch: &dyn Watch) -> Result<(), RunErr
     t.take_built_paths();
     check_files(t)?;
     Ok(())
+}
+
+/// The warning for a build that left what its bot needs in its `HOME`
+/// (`clue_runtime::process::build::HOME_INSTALLS`), which vanished with
+/// the build: the build succeeded, and the bot would fail its first game
+/// (an `ImportError`, a program not found) with nothing pointing here.
+/// Only a warning: a tool a build needs only while it runs (`pip install
+/// --user cython` before compiling) is rightly gone.
+fn left_in_home(bot: &str, left: &[LeftInHome]) -> Option<String> {
+    if left.is_empty() {
+        return None;
+    }
+    let folders: Vec<String> = left
+        .iter()
+        .map(|l| format!("~/{} is {}", l.folder, l.hint))
+        .collect();
+    Some(format!(
+        "bot `{bot}`: its build left files in its HOME, the build's scratch folder, which is gone now that the build is over, so the bot will not find them when it plays: {}",
+        folders.join("; ")
+    ))
 }
 
 /// The builds for a coordinator (`run` or `resume`) on `store`. A store

@@ -791,6 +791,96 @@ bots:
     assert!(stderr.contains("comand"), "{stderr}");
 }
 
+/// A wheel of one module, `sixlocal` (`VALUE = 6`), written into `folder`
+/// with Python's `zipfile`, as `pip wheel` would make it: an entrant's own
+/// dependency, installed by the real pip without a network.
+fn a_wheel_in(folder: &Path) -> &'static str {
+    const WHEEL: &str = "sixlocal-1.0-py3-none-any.whl";
+    let script = r#"
+import sys, zipfile
+files = {
+    "sixlocal.py": "VALUE = 6\n",
+    "sixlocal-1.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: sixlocal\nVersion: 1.0\n",
+    "sixlocal-1.0.dist-info/WHEEL": "Wheel-Version: 1.0\nGenerator: clue-test\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+}
+with zipfile.ZipFile(sys.argv[1], "w") as wheel:
+    for name, text in files.items():
+        wheel.writestr(name, text)
+    wheel.writestr("sixlocal-1.0.dist-info/RECORD", "".join(f"{n},,\n" for n in files) + "sixlocal-1.0.dist-info/RECORD,,\n")
+"#;
+    let status = Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .arg(folder.join(WHEEL))
+        .status()
+        .expect("python3 is needed by this test: install it (Debian: apt-get install python3)");
+    assert!(status.success(), "the wheel is written");
+    WHEEL
+}
+
+/// A sandboxed build whose pip installs into `HOME` (plain `pip install`,
+/// which falls back to the user site because the system's packages are not
+/// writable) succeeds, but its `HOME` is the build's scratch folder, gone
+/// when the build ends: `check --build` warns of it, naming the bot, the
+/// folder and the fix. The same package installed with `--target` into the
+/// entrant's folder is there afterwards and draws no warning.
+#[test]
+fn a_build_that_installs_into_its_vanishing_home_is_warned_of() {
+    let (dir, entrants) = entrants_folder(&["home", "folder"]);
+    let mut wheels = Vec::new();
+    for entrant in &entrants {
+        std::fs::write(entrant.join("bot.py"), "import sixlocal\n").expect("the bot");
+        wheels.push(a_wheel_in(entrant));
+    }
+    let file = dir.path().join("t.yaml");
+    std::fs::write(
+        &file,
+        format!(
+            "variant: uniclue
+players: 3
+schedule: {{kind: random, games: 1}}
+bots:
+  - name: home
+    kind: uniclue
+    command: python3 entrants/home/bot.py
+    build: {{command: python3 -m pip install --no-index --no-cache-dir --disable-pip-version-check {w}, dir: entrants/home}}
+  - name: folder
+    kind: uniclue
+    command: python3 entrants/folder/bot.py
+    build: {{command: python3 -m pip install --no-index --no-cache-dir --disable-pip-version-check --target deps {w}, dir: entrants/folder}}
+  - {{name: sleuth, kind: builtin, path: sleuth}}
+",
+            w = wheels[0]
+        ),
+    )
+    .expect("the file");
+    let file_arg = file.to_str().expect("a UTF-8 path");
+    let out = clue(&["tournament", "check", "--build", file_arg]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.contains("every bot built"), "{stdout}");
+    assert!(
+        stderr.contains(
+            "bot `home`: its build left files in its HOME, the build's scratch folder, which is gone now that the build is over, so the bot will not find them when it plays: ~/.local/lib/python3."
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("/site-packages is pip's user site"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("pip install --target deps"), "{stderr}");
+    assert!(!stderr.contains("bot `folder`"), "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(entrants[1].join("deps/sixlocal.py")).expect("installed"),
+        "VALUE = 6\n"
+    );
+    assert!(
+        !entrants[0].join("deps").exists() && !entrants[0].join("sixlocal.py").exists(),
+        "the home entrant's package is nowhere in its folder"
+    );
+}
+
 /// A bot disqualified in a run is shown under the standings, by reason, with
 /// the first game where it happened and what happened there, the end of
 /// its stderr included, so an organizer sees at once why an entrant loses

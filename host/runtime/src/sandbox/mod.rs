@@ -73,7 +73,7 @@ pub use probe::{Layer, host_uid, landlock_abi, layers};
 use mount::fs_plan;
 use paths::{
     absolute, foreign_program, in_scratch, linked_elsewhere, own_folders, seen_by_every_bot,
-    toolchain_roots,
+    toolchain_roots, toolchain_shims,
 };
 use seccomp::seccomp_filters;
 
@@ -595,10 +595,20 @@ pub fn prepare(
     let cgroups = cgroup::BotCgroups::make(&hierarchy, &name, policy.memory, processes);
     let join: Vec<OwnedFd> = cgroups.join_files();
     let write = write.map(|(folder, _, _)| folder);
+    // A build's throwaway copies of the toolchains' shims, which their
+    // hooks write after an install.
+    let throwaway = if write.is_some() {
+        toolchain_shims()
+    } else {
+        Vec::new()
+    };
     let fs = fs_plan(
         &root,
         &read,
-        write.as_deref(),
+        write.as_deref().map(|folder| mount::Writes {
+            folder,
+            throwaway: &throwaway,
+        }),
         &workdir,
         &scratch_options,
         &cgroups.views(),

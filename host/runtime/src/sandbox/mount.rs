@@ -28,7 +28,16 @@ enum Entry {
     /// A `sysfs` of the bot's own (see [`sys::Step::Sysfs`]) where the
     /// host's `/sys` would be bound.
     Sysfs,
+    /// A build's throwaway copy of a bound folder of the host's: an
+    /// `overlay` of it whose writes go to a `tmpfs` of the build's
+    /// ([`sys::Step::Overlay`]).
+    Throwaway,
 }
+
+/// The size of the `tmpfs` that takes what a build writes in one of its
+/// throwaway folders (a version manager's shims: a few hundred small
+/// scripts), charged to its memory cgroup like its scratch folder.
+const THROWAWAY_OPTIONS: &str = "size=64m,nr_inodes=65536,mode=0755";
 
 /// Where `sysfs` is mounted. A bind of the host's would show the bot the
 /// host's network devices (`/sys/class/net`: every interface, its address
@@ -40,6 +49,13 @@ const SYSFS: &str = "/sys";
 /// root (see [`fs_plan`]).
 const CGROUP_MOUNTS: &str = "/sys/fs/cgroup";
 
+/// What a sandboxed build may write: its folder, bound read-write, and a
+/// throwaway copy of each of `throwaway` ([`Entry::Throwaway`]).
+pub(super) struct Writes<'a> {
+    pub folder: &'a Path,
+    pub throwaway: &'a [PathBuf],
+}
+
 /// Plans the bot's root: the read paths bound read-only (the top-level
 /// symbolic links of a merged `/usr` kept as links), `/proc`, the devices
 /// and `/dev`'s links to the standard streams, the scratch `tmpfs` at `/tmp`
@@ -47,7 +63,8 @@ const CGROUP_MOUNTS: &str = "/sys/fs/cgroup";
 /// with an entry for the bot's uid and gid (`ids`, when the bot runs as an
 /// id of its own that the host's files do not name: see [`identity_files`]);
 /// `/etc/hostname`, `/etc/hosts` and `/etc/machine-id` of its own
-/// ([`host_name_files`]);
+/// ([`host_name_files`]); for a build, its folder read-write and its
+/// throwaway folders ([`Writes`]);
 /// parents before children.
 ///
 /// `/sys` is a `sysfs` of the bot's own ([`SYSFS`]), or where the kernel
@@ -62,12 +79,14 @@ const CGROUP_MOUNTS: &str = "/sys/fs/cgroup";
 pub(super) fn fs_plan(
     root: &Path,
     read: &[PathBuf],
-    write: Option<&Path>,
+    write: Option<Writes<'_>>,
     workdir: &Path,
     scratch_options: &str,
     cgroups: &[(PathBuf, PathBuf)],
     ids: Option<(u32, u32)>,
 ) -> Result<sys::FsPlan, SandboxError> {
+    let throwaway = write.as_ref().map_or(&[][..], |w| w.throwaway);
+    let write = write.map(|w| w.folder);
     let hidden = |p: &Path| {
         p == Path::new("/")
             || p == Path::new(SCRATCH)
@@ -202,6 +221,29 @@ pub(super) fn fs_plan(
             entries.push((PathBuf::from(at), Entry::File(contents.into_bytes())));
         }
     }
+    // Only within a folder bound read-only (the toolchain it belongs to),
+    // whose bind makes the mount point, and named without the separators
+    // of the overlay's options.
+    for folder in throwaway {
+        let within_bound = entries.iter().any(|(at, e)| {
+            folder != at
+                && folder.starts_with(at)
+                && matches!(
+                    e,
+                    Entry::Bind {
+                        file: false,
+                        writable: false,
+                        ..
+                    }
+                )
+        });
+        let plain = folder
+            .to_str()
+            .is_some_and(|f| !f.contains([',', ':', '\\']));
+        if within_bound && plain && folder.is_dir() && !hidden(folder) {
+            entries.push((folder.clone(), Entry::Throwaway));
+        }
+    }
     entries.push((PathBuf::from("/proc"), Entry::Proc));
     for tmpfs in [SCRATCH, SHARED_MEMORY] {
         entries.push((
@@ -219,6 +261,7 @@ pub(super) fn fs_plan(
     // binds, and `/proc/self/mountinfo` names each as the `tmpfs`'s file.
     let staging = c_path(&root.join(".clue-files"))?;
     let mut staged = false;
+    let mut throwaways = Vec::new();
     for (at, entry) in entries {
         let mut ancestors: Vec<&Path> = at.ancestors().skip(1).collect();
         ancestors.reverse();
@@ -306,6 +349,44 @@ pub(super) fn fs_plan(
                     host: c_path(&at)?,
                 });
             }
+            Entry::Throwaway => {
+                // Its mount point is the host's folder, brought by the
+                // toolchain's bind; the upper and work folders are on a
+                // `tmpfs` detached once the overlay holds them.
+                let layers = root.join(format!(".clue-overlay-{}", throwaways.len()));
+                let (upper, work) = (layers.join("upper"), layers.join("work"));
+                let layers_c = c_path(&layers)?;
+                steps.push(sys::Step::Mkdir(layers_c.clone()));
+                steps.push(sys::Step::Tmpfs {
+                    dst: layers_c.clone(),
+                    options: c_string(THROWAWAY_OPTIONS.as_bytes())?,
+                });
+                steps.push(sys::Step::Mkdir(c_path(&upper)?));
+                steps.push(sys::Step::Mkdir(c_path(&work)?));
+                if let Some((uid, gid)) = ids {
+                    steps.push(sys::Step::Chown {
+                        at: c_path(&upper)?,
+                        uid,
+                        gid,
+                    });
+                }
+                // A user namespace's overlay keeps its own attributes in
+                // `user.` extended attributes (`trusted.` ones are root's).
+                let userxattr = if ids.is_none() { ",userxattr" } else { "" };
+                let options = format!(
+                    "lowerdir={},upperdir={},workdir={}{userxattr}",
+                    at.display(),
+                    upper.display(),
+                    work.display()
+                );
+                steps.push(sys::Step::Overlay {
+                    dst: dst.clone(),
+                    options: c_string(options.as_bytes())?,
+                });
+                steps.push(sys::Step::Detach(layers_c.clone()));
+                steps.push(sys::Step::Rmdir(layers_c));
+                throwaways.push(c_path(&at)?);
+            }
         }
     }
     if staged {
@@ -319,6 +400,7 @@ pub(super) fn fs_plan(
         scratch: c_path(Path::new(SCRATCH))?,
         shared_memory: c_path(Path::new(SHARED_MEMORY))?,
         writable: write.map(c_path).transpose()?,
+        throwaway: throwaways,
     })
 }
 

@@ -28,15 +28,29 @@ pub(super) fn linked_elsewhere(folder: &Path) -> Option<(PathBuf, PathBuf)> {
 /// finds there what the host's does), and which no entrant can name, the
 /// host's `PATH` being the operator's.
 pub(super) fn toolchain_roots() -> Vec<PathBuf> {
+    toolchain_shims()
+        .into_iter()
+        .filter_map(|shims| {
+            let root = shims.parent()?.to_path_buf();
+            (root != Path::new("/")).then_some(root)
+        })
+        .collect()
+}
+
+/// The `shims` folders of [`toolchain_roots`], where they really are: the
+/// little scripts through which a version manager runs the version chosen.
+/// Its hooks write there after an install (pyenv's `pip install` runs
+/// `pyenv rehash`, rbenv's `gem install` too) and fail the command when
+/// they cannot, so a sandboxed build gets a throwaway copy of each that it
+/// may write (`sys::Step::Overlay`).
+pub(super) fn toolchain_shims() -> Vec<PathBuf> {
     let Some(path) = std::env::var_os("PATH") else {
         return Vec::new();
     };
     std::env::split_paths(&path)
         .filter(|entry| entry.is_absolute() && entry.file_name() == Some(OsStr::new("shims")))
-        .filter_map(|entry| {
-            let root = std::fs::canonicalize(entry).ok()?.parent()?.to_path_buf();
-            (root != Path::new("/")).then_some(root)
-        })
+        .filter_map(|entry| std::fs::canonicalize(entry).ok())
+        .filter(|shims| shims.parent().is_some_and(|root| root != Path::new("/")))
         .collect()
 }
 

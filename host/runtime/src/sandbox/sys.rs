@@ -52,6 +52,14 @@ pub enum Step {
     /// of the bot's own network namespace (its loopback), not the host's;
     /// where the kernel refuses one, a read-only bind of the host's `host`.
     Sysfs { dst: CString, host: CString },
+    /// Gives `at` to `uid` and `gid` (a folder the build writes, made by
+    /// the child while it is still root).
+    Chown { at: CString, uid: u32, gid: u32 },
+    /// An `overlay` at `dst`: the host's folder `lower` as it is, with what
+    /// is written there going to `upper` (and `work`, the overlay's own
+    /// folder), both on a `tmpfs` of the child's: a build's throwaway copy
+    /// of a folder it must write but the host's may not change.
+    Overlay { dst: CString, options: CString },
 }
 
 /// The bot's own root folder: a `tmpfs` at `root` (an empty folder of the
@@ -72,6 +80,9 @@ pub struct FsPlan {
     /// A sandboxed build's folder (the only one it may write besides the
     /// scratch folder), made writable for Landlock too.
     pub writable: Option<CString>,
+    /// The build's throwaway overlays ([`Step::Overlay`]), made writable for
+    /// Landlock too.
+    pub throwaway: Vec<CString>,
 }
 
 /// Who the bot runs as.
@@ -582,6 +593,21 @@ unsafe fn enter_root(plan: &FsPlan) -> io::Result<()> {
                 Step::Detach(dst) => {
                     libc::umount2(dst.as_ptr(), libc::MNT_DETACH);
                 }
+                Step::Chown { at, uid, gid } => {
+                    check(libc::chown(at.as_ptr(), *uid, *gid))?;
+                }
+                Step::Overlay { dst, options } => {
+                    // Best effort, like `Sysfs`: where the kernel refuses
+                    // it, the folder stays the read-only bind it was (the
+                    // build then fails as it would have, at its write).
+                    libc::mount(
+                        c"overlay".as_ptr(),
+                        dst.as_ptr(),
+                        c"overlay".as_ptr(),
+                        libc::MS_NOSUID | libc::MS_NODEV,
+                        options.as_ptr().cast(),
+                    );
+                }
                 Step::Proc(dst) => {
                     // `hidepid=2`: processes of other users are not even
                     // listed. The namespace's init is a copy of the host:
@@ -818,6 +844,9 @@ pub fn apply(command: &mut Command, setup: &ChildSetup) {
             landlock_allow(ruleset, &fs.shared_memory, write_access)?;
             if let Some(writable) = &fs.writable {
                 landlock_allow(ruleset, writable, write_access)?;
+            }
+            for throwaway in &fs.throwaway {
+                landlock_allow(ruleset, throwaway, write_access)?;
             }
             check_long(libc::syscall(libc::SYS_landlock_restrict_self, ruleset, 0))?;
             for filter in &filters {

@@ -822,6 +822,13 @@ fn colluding_bots_of_a_non_root_host_cannot_signal_through_a_file_they_own() {
 /// [`NOBODY`], and asserts that it passed there: how a test run as root
 /// (as in CI) also tries the sandbox of a host that is not root.
 fn run_again_as_nobody(name: &str) {
+    run_again(name, Some(NOBODY), &[]);
+}
+
+/// Runs the test `name` of this module again, in this test binary, as
+/// `uid` (as this process's user when `None`) with `env` added to its
+/// environment, and asserts that it passed there.
+fn run_again(name: &str, uid: Option<u32>, env: &[(&str, &std::ffi::OsStr)]) {
     use std::os::unix::process::CommandExt;
     let exe = std::env::current_exe().expect("the test binary's path");
     // The test's name in its binary: its module path under the crate.
@@ -829,24 +836,101 @@ fn run_again_as_nobody(name: &str) {
         Some((_, module)) => format!("{module}::{name}"),
         None => name.to_string(),
     };
-    let output = Command::new(exe)
+    let mut again = Command::new(exe);
+    again
         .args(["--exact", &name, "--nocapture", "--test-threads=1"])
-        .uid(NOBODY)
-        .gid(NOBODY)
-        .output()
-        .unwrap_or_else(|e| {
-            panic!(
-                "cannot run the test binary again as nobody ({e}): its folders must be \
-                 open to other users (a checkout under /root is not)"
-            )
-        });
+        .envs(env.iter().copied());
+    if let Some(uid) = uid {
+        again.uid(uid).gid(uid);
+    }
+    let output = again.output().unwrap_or_else(|e| {
+        panic!(
+            "cannot run the test binary again as {uid:?} ({e}): its folders must be \
+             open to other users (a checkout under /root is not)"
+        )
+    });
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         output.status.success() && stdout.contains("1 passed"),
-        "as nobody ({}):\n{stdout}\n{stderr}",
+        "as {uid:?} ({}):\n{stdout}\n{stderr}",
         output.status
     );
+}
+
+/// A version manager's hooks write its `shims` folder after an install
+/// (pyenv's `pip install` runs `pyenv rehash`, and fails when it cannot:
+/// "pyenv: cannot rehash: ~/.pyenv/shims isn't writable", after the
+/// packages were installed). A sandboxed build gets a throwaway copy of
+/// each `shims` folder on the host's `PATH`: it reads the host's scripts,
+/// and what it writes or removes there goes to a `tmpfs` of its own,
+/// leaving the host's as they were. A bot gets no such copy. Here the
+/// manager is one of the test's (`mgr/shims` put first on `PATH` for a
+/// second run of this test), as root and again as `nobody`.
+#[test]
+fn a_builds_toolchain_shims_are_a_throwaway_copy_it_may_write() {
+    use clue_runtime::process::build::{BuildLimits, run_sandboxed};
+    const SHIMS: &str = "CLUE_TEST_SHIMS";
+    const FOLDER: &str = "CLUE_TEST_BUILD_FOLDER";
+    const NAME: &str = "a_builds_toolchain_shims_are_a_throwaway_copy_it_may_write";
+    let Some(shims) = std::env::var_os(SHIMS).map(PathBuf::from) else {
+        let manager = entrant_folder();
+        let shims = manager.path().join("shims");
+        std::fs::create_dir(&shims).expect("the shims folder");
+        open_to_all(&shims);
+        for tool in ["other", "tool"] {
+            let script = shims.join(tool);
+            std::fs::write(&script, format!("#!/bin/sh\necho {tool}\n")).expect("a shim");
+            open_to_all(&script);
+        }
+        let path = std::env::join_paths(std::iter::once(shims.clone()).chain(
+            std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+        ))
+        .expect("a PATH");
+        // The build's folder, given to nobody (under a root host a build
+        // runs as its folder's owner), for both runs.
+        let folder = manager.path().join("entrant");
+        std::fs::create_dir(&folder).expect("the build's folder");
+        open_to_all(&folder);
+        if euid() == 0 {
+            std::os::unix::fs::chown(&folder, Some(NOBODY), Some(NOBODY)).expect("chown");
+        }
+        let env = [
+            (SHIMS, shims.as_os_str()),
+            ("PATH", path.as_os_str()),
+            (FOLDER, folder.as_os_str()),
+        ];
+        run_again(NAME, None, &env);
+        if euid() == 0 {
+            run_again(NAME, Some(NOBODY), &env);
+        }
+        let mut left: Vec<String> = std::fs::read_dir(&shims)
+            .expect("the host's shims")
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["other", "tool"], "the host's shims are as they were");
+        return;
+    };
+    let folder = PathBuf::from(std::env::var_os(FOLDER).expect("the build's folder"));
+    let s = shims.display();
+    let built = run_sandboxed(
+        &format!("echo made > {s}/made && rm {s}/tool && ls {s} && {s}/other"),
+        &folder,
+        &BuildLimits::default(),
+    )
+    .unwrap_or_else(|e| panic!("the build could not write its shims: {e}"));
+    assert_eq!(built.output, "made\nother\nother", "{built:?}");
+    assert!(shims.join("tool").is_file(), "the host's shim is there");
+    assert!(
+        !shims.join("made").exists(),
+        "nothing was added to the host's"
+    );
+    let (line, _) = run(
+        &format!("echo x 2>/dev/null > {s}/made && echo wrote || echo refused"),
+        &[],
+    );
+    assert_eq!(line, "refused", "a bot's shims are the host's, read-only");
 }
 
 fn euid() -> u32 {
@@ -1338,14 +1422,15 @@ fn a_builds_process_cap_counts_its_own_processes_not_its_owners() {
         let _ = other.kill();
         let _ = other.wait();
     }
-    let output = built.unwrap_or_else(|e| {
+    let output = built.map(|b| b.output).unwrap_or_else(|e| {
         panic!("the build could not start its children ({e}): it needs a writable `pids` cgroup (run as root, or delegate a cgroup v2 subtree with the pids controller)")
     });
     assert!(output.contains("four children"), "{output}");
     // dash gives up at the first failed fork ("Cannot fork"), bash retries,
     // says so and goes on: either way a fork failed.
     match bomb {
-        Ok(output) | Err(BuildError::Failed { output, .. }) => {
+        Ok(clue_runtime::process::build::Built { output, .. })
+        | Err(BuildError::Failed { output, .. }) => {
             assert!(output.contains("fork"), "no fork failed: {output}")
         }
         other => panic!("the fork bomb's build ended otherwise: {other:?}"),
