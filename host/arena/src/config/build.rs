@@ -104,7 +104,12 @@ impl<'de> Deserialize<'de> for RawBuild {
 /// build's folder by name but leads through a symbolic link out of it. The
 /// folder's contents are the entrant's (its build may have made the link),
 /// and the host reads a wasm file itself, following links: a link to
-/// another entrant's file would have the entrant play with that bot.
+/// another entrant's file would have the entrant play with that bot. A
+/// link into the folders every sandboxed bot sees (the system's, the host's
+/// toolchains: `clue_runtime::sandbox::seen_by_every_bot`) is allowed, as
+/// the sandbox allows it: no entrant writes there, and it is what a virtual
+/// environment's `python` is (`.venv/bin/python` ->
+/// `~/.pyenv/versions/3.11.7/bin/python3.11`, or `/usr/bin/python3`).
 pub(super) fn linked_out(bot: &BotEntry) -> Option<String> {
     let build = bot.build.as_ref().filter(|b| b.runs_sandboxed())?;
     let dir = build.dir.as_deref()?;
@@ -117,7 +122,8 @@ pub(super) fn linked_out(bot: &BotEntry) -> Option<String> {
         std::fs::canonicalize(&named).ok()?,
         std::fs::canonicalize(dir).ok()?,
     );
-    (!real.starts_with(&dir_real)).then(|| {
+    let stays = real.starts_with(&dir_real) || clue_runtime::sandbox::seen_by_every_bot(&real);
+    (!stays).then(|| {
         format!(
             "its file {} leads through a symbolic link to {}, out of its build's folder {} \
              (an entrant's link could so name another entrant's bot)",

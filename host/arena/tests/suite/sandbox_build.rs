@@ -137,6 +137,63 @@ fn a_sandboxed_build_compiles_an_entrant_in_its_folder_and_it_plays() {
     assert!(won >= 3, "the built client won {won} of 4: {games:?}");
 }
 
+/// An entrant whose build makes a virtual environment (`python3 -m venv
+/// .venv`, the host's Python, pyenv's on this machine) plays from it: its
+/// `.venv/bin/python` is a link out of its folder, into the host's
+/// toolchain or system folders, which every sandboxed bot sees, so not
+/// refused as a link to another entrant's bot (it was). The bot checks
+/// that it runs in the environment.
+#[test]
+fn a_bot_in_the_virtual_environment_its_build_made_plays() {
+    require("python3");
+    let folder = tournament_folder();
+    let example = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../plugins/python-example/bot.py"),
+    )
+    .expect("the Python example");
+    let bot = format!(
+        "import sys\nassert sys.prefix != sys.base_prefix and sys.prefix.endswith('.venv'), sys.prefix\n{example}"
+    );
+    let dir = entrant(folder.path(), "py", &[("bot.py", &bot)]);
+    let mut t = tournament(
+        folder.path(),
+        "classic",
+        "  - name: py
+    kind: jsonl
+    command: entrants/py/.venv/bin/python entrants/py/bot.py
+    build: {command: python3 -m venv .venv, dir: entrants/py}
+  - {name: notebook, kind: builtin, path: notebook}
+  - {name: clueless, kind: builtin, path: clueless}
+",
+    );
+    runner::build(&mut t).unwrap_or_else(|e| panic!("{e}"));
+    let python = dir.join(".venv/bin/python");
+    let real = std::fs::canonicalize(&python).expect("the environment's python");
+    assert!(
+        !real.starts_with(&dir),
+        "{} is a link out of the folder, to {}",
+        python.display(),
+        real.display()
+    );
+    let mut store = Store::open(&folder.path().join("results.sqlite")).expect("the store");
+    let stop = AtomicBool::new(false);
+    let options = RunOptions {
+        stop: &stop,
+        watch: &runner::Unwatched,
+        standings_every: None,
+    };
+    let summary = runner::run(&t, &mut store, &SpecConnector, &options).expect("the run");
+    assert_eq!(summary.played, 4);
+    for game in store.games().expect("the games") {
+        let seat = game
+            .seats
+            .iter()
+            .find(|s| s.bot.as_deref() == Some("py"))
+            .expect("the entrant's seat");
+        assert_ne!(seat.outcome, "disqualified", "{game:?}");
+    }
+}
+
 /// A JDK compiles in a sandboxed build too: a JVM of a few dozen threads
 /// within the build's process cap, its memory cgroup and a `HOME` in the
 /// scratch folder. The framework example is the contest's style of entrant

@@ -94,7 +94,7 @@ pub struct LeftInHome {
 pub const HOME_INSTALLS: &[(&str, &str)] = &[
     (
         ".local/lib/*/site-packages",
-        "pip's user site, where `pip install --user` puts packages and where plain `pip install` puts them when the system's packages are not writable, as in the sandbox: install into the entrant's folder with `pip install --target deps` and put that folder on the bot's `sys.path`",
+        "pip's user site, where `pip install --user` puts packages and where plain `pip install` puts them when the system's packages are not writable, as in the sandbox: install into the entrant's folder with `pip install --target deps` and put that folder on the bot's `sys.path`, or into a virtual environment there (`python3 -m venv .venv`, then `.venv/bin/pip install` and a bot run by `.venv/bin/python`)",
     ),
     (
         ".local/bin",

@@ -67,13 +67,13 @@ mod probe;
 mod seccomp;
 mod sys;
 
-pub use paths::{lexically_normal, program_file};
+pub use paths::{lexically_normal, program_file, seen_by_every_bot};
 pub use probe::{Layer, host_uid, landlock_abi, layers};
 
 use mount::fs_plan;
 use paths::{
-    absolute, foreign_program, in_scratch, linked_elsewhere, own_folders, seen_by_every_bot,
-    toolchain_roots, toolchain_shims,
+    absolute, foreign_program, in_scratch, linked_elsewhere, own_folders, toolchain_roots,
+    toolchain_shims,
 };
 use seccomp::seccomp_filters;
 

@@ -74,7 +74,7 @@ fn virtual_environment(program: &Path) -> Option<PathBuf> {
 /// no way to another entrant's files: a virtual environment made with
 /// pyenv's Python (`.venv/bin/python` -> `~/.pyenv/versions/3.11.7/bin/python3`,
 /// as a sandboxed `build:` running `python3 -m venv .venv` makes one).
-pub(super) fn seen_by_every_bot(real: &Path) -> bool {
+pub fn seen_by_every_bot(real: &Path) -> bool {
     SYSTEM_READ
         .iter()
         .filter(|f| **f != "/sys")
