@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use clue_runtime::process::build::{BuildLimits, LeftInHome};
+use clue_runtime::process::build::{BuildError, BuildLimits, LeftInHome};
 use clue_runtime::process::proxy::Allowed;
 
 use super::{RunError, Unwatched, Watch};
@@ -66,7 +66,11 @@ pub fn build_watched(t: &mut Tournament, watch: &dyn Watch) -> Result<(), RunErr
                     }
                     None
                 }
-                Err(e) => Some(format!("the sandboxed build `{}` {e}", build.command)),
+                Err(e) => Some(format!(
+                    "the sandboxed build `{}` {e}{}",
+                    build.command,
+                    out_of_space(&e, build.scratch_mb, build.disk_mb)
+                )),
             }
         } else {
             let status = std::process::Command::new("sh")
@@ -93,6 +97,27 @@ pub fn build_watched(t: &mut Tournament, watch: &dyn Watch) -> Result<(), RunErr
     t.take_built_paths();
     check_files(t)?;
     Ok(())
+}
+
+/// What to do about a failed build whose output says it ran out of space
+/// (`ENOSPC`, "No space left on device", as every C library words it):
+/// after its output, where the eye ends. Most often its scratch folder,
+/// which is also its `HOME` and `TMPDIR`, where pip and npm keep their
+/// caches and unpack what they install; else the disk under its folder.
+/// A file past `disk_mb` is another error ("File too large").
+fn out_of_space(e: &BuildError, scratch_mb: u64, disk_mb: u64) -> String {
+    let BuildError::Failed { output, .. } = e else {
+        return String::new();
+    };
+    if !output.contains("No space left on device") {
+        return String::new();
+    }
+    format!(
+        "\nit ran out of space: its scratch folder, which is its HOME and TMPDIR (caches, \
+         downloads being unpacked), holds {scratch_mb} MiB: raise the build's `scratch_mb`, \
+         or keep caches out of it (pip: `--no-cache-dir`); its own folder may take {disk_mb} \
+         MiB more (`disk_mb`) but no more than the disk under it has free"
+    )
 }
 
 /// The warning for a build that left what its bot needs in its `HOME`

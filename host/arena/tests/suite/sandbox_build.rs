@@ -690,6 +690,16 @@ fn a_builds_scratch_folder_is_its_scratch_mb() {
     let (_folder, dir, mut t) = one_built_bot(&format!("    build:\n{command}"));
     let (_, message) = build_error(&mut t);
     assert!(message.contains("No space left on device"), "{message}");
+    // What to do comes last, after the output.
+    assert!(
+        message.ends_with(
+            "\nit ran out of space: its scratch folder, which is its HOME and TMPDIR (caches, \
+             downloads being unpacked), holds 256 MiB: raise the build's `scratch_mb`, or keep \
+             caches out of it (pip: `--no-cache-dir`); its own folder may take 4096 MiB more \
+             (`disk_mb`) but no more than the disk under it has free"
+        ),
+        "{message}"
+    );
     assert!(!dir.join("done.txt").exists());
     let (_folder, dir, mut t) =
         one_built_bot(&format!("    build:\n{command}      scratch_mb: 400\n"));
