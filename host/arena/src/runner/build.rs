@@ -67,9 +67,10 @@ pub fn build_watched(t: &mut Tournament, watch: &dyn Watch) -> Result<(), RunErr
                     None
                 }
                 Err(e) => Some(format!(
-                    "the sandboxed build `{}` {e}{}",
+                    "the sandboxed build `{}` {e}{}{}",
                     build.command,
-                    out_of_space(&e, build.scratch_mb, build.disk_mb)
+                    out_of_space(&e, build.scratch_mb, build.disk_mb),
+                    toolchain_missing(&e)
                 )),
             }
         } else {
@@ -117,6 +118,28 @@ fn out_of_space(e: &BuildError, scratch_mb: u64, disk_mb: u64) -> String {
          downloads being unpacked), holds {scratch_mb} MiB: raise the build's `scratch_mb`, \
          or keep caches out of it (pip: `--no-cache-dir`); its own folder may take {disk_mb} \
          MiB more (`disk_mb`) but no more than the disk under it has free"
+    )
+}
+
+/// What to do about a failed build whose rustup found no toolchain it was
+/// asked for (an entrant's `rust-toolchain.toml`, a `cargo +1.80.0`): a
+/// build sees the host's rustup read-only and cannot install one, so the
+/// organizer must, on the host.
+fn toolchain_missing(e: &BuildError) -> String {
+    let BuildError::Failed { output, .. } = e else {
+        return String::new();
+    };
+    let Some(toolchain) = output.lines().find_map(|line| {
+        line.strip_prefix("error: toolchain '")?
+            .strip_suffix("' is not installed")
+    }) else {
+        return String::new();
+    };
+    format!(
+        "\nthe entrant's build asks for the Rust toolchain {toolchain}, which the host has not \
+         installed, and a build cannot install one (it sees the host's rustup read-only): \
+         install it on the host (`rustup toolchain install {toolchain}`), or have the entrant \
+         build with a toolchain the host has (`rustup toolchain list`)"
     )
 }
 

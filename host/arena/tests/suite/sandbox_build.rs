@@ -137,6 +137,55 @@ fn a_sandboxed_build_compiles_an_entrant_in_its_folder_and_it_plays() {
     assert!(won >= 3, "the built client won {won} of 4: {games:?}");
 }
 
+/// An entrant whose `rust-toolchain.toml` asks for a toolchain the host has
+/// not installed: the build sees the host's rustup read-only and cannot
+/// install it. Its message says so in rustup's words and then what the
+/// organizer can do, naming the toolchain (it once ended in "could not
+/// create temp file /root/.rustup/tmp/...: Read-only file system").
+#[test]
+fn a_rust_entrant_asking_for_a_toolchain_the_host_lacks_is_told_what_to_do() {
+    require("rustup");
+    let installed = Command::new("rustup")
+        .args(["toolchain", "list"])
+        .output()
+        .expect("rustup runs");
+    let toolchain = "1.80.0-x86_64-unknown-linux-gnu";
+    assert!(
+        !String::from_utf8_lossy(&installed.stdout).contains("1.80.0"),
+        "this test needs a host without the 1.80.0 toolchain"
+    );
+    let (_folder, dir, mut t) =
+        one_built_bot("    build: {command: cargo build --release, dir: entrants/c}\n");
+    std::fs::create_dir(dir.join("src")).expect("src");
+    for (file, text) in [
+        (
+            "Cargo.toml",
+            "[package]\nname = \"entrant\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n",
+        ),
+        ("src/main.rs", "fn main() {}\n"),
+        ("rust-toolchain.toml", "[toolchain]\nchannel = \"1.80.0\"\n"),
+    ] {
+        std::fs::write(dir.join(file), text).expect("the entrant's file");
+    }
+    give_to_nobody(&dir);
+    let (line, message) = build_error(&mut t);
+    assert_eq!(line, 9);
+    assert!(
+        message.contains(&format!("error: toolchain '{toolchain}' is not installed")),
+        "{message}"
+    );
+    assert!(
+        message.ends_with(&format!(
+            "\nthe entrant's build asks for the Rust toolchain {toolchain}, which the host has \
+             not installed, and a build cannot install one (it sees the host's rustup \
+             read-only): install it on the host (`rustup toolchain install {toolchain}`), or \
+             have the entrant build with a toolchain the host has (`rustup toolchain list`)"
+        )),
+        "{message}"
+    );
+    assert!(!message.contains("Read-only file system"), "{message}");
+}
+
 /// An entrant whose build makes a virtual environment (`python3 -m venv
 /// .venv`, the host's Python, pyenv's on this machine) plays from it: its
 /// `.venv/bin/python` is a link out of its folder, into the host's

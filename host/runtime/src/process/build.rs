@@ -286,6 +286,12 @@ pub fn run_sandboxed(
         // look for their toolchains; cargo's own home stays there (its
         // registry cache, not the host's `~/.cargo` with its credentials).
         shell.env("RUSTUP_HOME", &rust.home);
+        // A toolchain the host lacks (an entrant's `rust-toolchain.toml`)
+        // cannot be installed in the read-only home: rustup's own words say
+        // so ("toolchain '1.80.0-...' is not installed") where its attempt
+        // to install ended in "could not create temp file ... Read-only file
+        // system".
+        shell.env("RUSTUP_AUTO_INSTALL", "0");
     }
     sys::contain(
         &mut shell,
