@@ -87,6 +87,20 @@ fn tournament(folder: &Path, variant: &str, bot: &str) -> config::Tournament {
     config::load(&file).unwrap_or_else(|e| panic!("{e}\n{text}"))
 }
 
+/// Plays `t`'s 4 games into a store in `folder`; the games stored.
+fn play(folder: &Path, t: &config::Tournament) -> Vec<clue_arena::store::GameRow> {
+    let mut store = Store::open(&folder.join("results.sqlite")).expect("the store");
+    let stop = AtomicBool::new(false);
+    let options = RunOptions {
+        stop: &stop,
+        watch: &runner::Unwatched,
+        standings_every: None,
+    };
+    let summary = runner::run(t, &mut store, &SpecConnector, &options).expect("the run");
+    assert_eq!(summary.played, 4);
+    store.games().expect("the games")
+}
+
 fn build_error(t: &mut config::Tournament) -> (u64, String) {
     match runner::build(t) {
         Err(RunError::Build { line, message, .. }) => (line, message),
@@ -123,16 +137,7 @@ fn a_sandboxed_build_compiles_an_entrant_in_its_folder_and_it_plays() {
         use std::os::unix::fs::MetadataExt;
         assert_eq!(meta.uid(), NOBODY, "the build runs as its folder's owner");
     }
-    let mut store = Store::open(&folder.path().join("results.sqlite")).expect("the store");
-    let stop = AtomicBool::new(false);
-    let options = RunOptions {
-        stop: &stop,
-        watch: &runner::Unwatched,
-        standings_every: None,
-    };
-    let summary = runner::run(&t, &mut store, &SpecConnector, &options).expect("the run");
-    assert_eq!(summary.played, 4);
-    let games = store.games().expect("the games");
+    let games = play(folder.path(), &t);
     let won = games.iter().filter(|g| g.seats[0].outcome == "won").count();
     assert!(won >= 3, "the built client won {won} of 4: {games:?}");
 }
@@ -224,16 +229,7 @@ fn a_bot_in_the_virtual_environment_its_build_made_plays() {
         python.display(),
         real.display()
     );
-    let mut store = Store::open(&folder.path().join("results.sqlite")).expect("the store");
-    let stop = AtomicBool::new(false);
-    let options = RunOptions {
-        stop: &stop,
-        watch: &runner::Unwatched,
-        standings_every: None,
-    };
-    let summary = runner::run(&t, &mut store, &SpecConnector, &options).expect("the run");
-    assert_eq!(summary.played, 4);
-    for game in store.games().expect("the games") {
+    for game in play(folder.path(), &t) {
         let seat = game
             .seats
             .iter()
