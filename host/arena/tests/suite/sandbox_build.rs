@@ -242,7 +242,11 @@ fn a_bot_in_the_virtual_environment_its_build_made_plays() {
 /// A JDK compiles in a sandboxed build too: a JVM of a few dozen threads
 /// within the build's process cap, its memory cgroup and a `HOME` in the
 /// scratch folder. The framework example is the contest's style of entrant
-/// (only built here: `host/cli/tests/suite/sandbox_jvm.rs` plays it).
+/// (only built here: `host/cli/tests/suite/sandbox_jvm.rs` plays it). A JVM
+/// takes `user.home` from the passwd database, not `HOME`: there the
+/// build's user (`nobody`, under a root host) has its home made the
+/// scratch folder, so a build tool's `~/.m2/repository` (Maven; Gradle's
+/// `~/.gradle` likewise) can be made; it was `/nonexistent`.
 #[test]
 fn a_sandboxed_build_compiles_a_java_entrant() {
     require("javac");
@@ -252,18 +256,30 @@ fn a_sandboxed_build_compiles_a_java_entrant() {
             .join("../../plugins/java-framework-example/FrameworkBot.java"),
     )
     .expect("the Java example's source");
-    let dir = entrant(folder.path(), "java", &[("FrameworkBot.java", &source)]);
+    let home = "import java.nio.file.*;\n\
+        class Home { public static void main(String[] a) throws Exception {\n\
+        Path m2 = Files.createDirectories(Path.of(System.getProperty(\"user.home\"), \".m2\", \"repository\"));\n\
+        Files.writeString(Path.of(\"home.txt\"), m2 + \"\\n\"); } }\n";
+    let dir = entrant(
+        folder.path(),
+        "java",
+        &[("FrameworkBot.java", &source), ("Home.java", home)],
+    );
     let mut t = tournament(
         folder.path(),
         "uniclue",
         "  - name: java
     kind: uniclue
     command: java -cp entrants/java FrameworkBot
-    build: {command: javac -d . FrameworkBot.java, dir: entrants/java}
+    build: {command: javac -d . FrameworkBot.java && java Home.java, dir: entrants/java}
 ",
     );
     runner::build(&mut t).unwrap_or_else(|e| panic!("{e}"));
     assert!(dir.join("FrameworkBot.class").is_file());
+    assert_eq!(
+        std::fs::read_to_string(dir.join("home.txt")).expect("the JVM's home"),
+        "/tmp/.m2/repository\n"
+    );
 }
 
 /// A Rust entrant's `cargo build` runs the host's rustup toolchain in the

@@ -229,8 +229,9 @@ sys.stdout.write(f.readline().decode())
 /// compiles the C UniClue client there, fetches a line from a port of the
 /// host its `network:` lists (through the host's proxy, whose listener the
 /// child makes in the build's own namespace, here a user namespace's),
-/// then tries to write the tournament's folder; the client plays, and
-/// nothing was written outside.
+/// then tries to write the tournament's folder, and reads its home from
+/// the passwd database; the client plays, nothing was written outside,
+/// and that home is its scratch folder.
 #[test]
 fn a_non_root_hosts_sandboxed_build_writes_only_its_entrants_folder() {
     let gcc = Command::new("gcc").arg("--version").output();
@@ -270,7 +271,7 @@ bots:
     kind: uniclue
     command: entrants/c/client
     build:
-      command: gcc -O2 -o client client.c; python3 fetch.py {port} > net.txt; echo owned > ../../owned.txt; true
+      command: gcc -O2 -o client client.c; python3 fetch.py {port} > net.txt; echo owned > ../../owned.txt; python3 -c 'import os, pwd; print(pwd.getpwuid(os.getuid()).pw_dir)' > home.txt; true
       dir: entrants/c
       network: [localhost:{port}]
 "
@@ -302,6 +303,13 @@ bots:
         std::fs::read_to_string(entrant.join("net.txt")).expect("the build's fetch"),
         "hello from the registry\n",
         "the build reached the host's port through its proxy"
+    );
+    // The passwd entry of the host's user (nobody's is `/nonexistent`)
+    // names the build's HOME, where a JVM's `user.home` comes from.
+    assert_eq!(
+        std::fs::read_to_string(entrant.join("home.txt")).expect("the build's home"),
+        "/tmp\n",
+        "the build's passwd home is its scratch folder"
     );
     let games = Store::open(&db)
         .expect("the store opens")

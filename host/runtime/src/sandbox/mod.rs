@@ -613,8 +613,16 @@ pub fn prepare(
         &scratch_options,
         &cgroups.views(),
         match ids {
-            sys::Ids::Switch { uid, gid } => Some((uid, gid)),
-            sys::Ids::UserNamespace { .. } => None,
+            sys::Ids::Switch { uid, gid } => mount::RunsAs {
+                uid,
+                gid,
+                hosts_own: false,
+            },
+            sys::Ids::UserNamespace { .. } => mount::RunsAs {
+                uid: host_uid,
+                gid: host_gid,
+                hosts_own: true,
+            },
         },
     )?;
     let (listen, listener_channel) = match policy.tcp_port {

@@ -49,6 +49,17 @@ const SYSFS: &str = "/sys";
 /// root (see [`fs_plan`]).
 const CGROUP_MOUNTS: &str = "/sys/fs/cgroup";
 
+/// Who the bot runs as, for the files of its root: its uid and gid, and
+/// whether they are the host's own (a host that is not root runs its bots
+/// as itself, in a user namespace; a root host runs each as an id of its
+/// own, and a build as its folder's owner).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct RunsAs {
+    pub uid: u32,
+    pub gid: u32,
+    pub hosts_own: bool,
+}
+
 /// What a sandboxed build may write: its folder, bound read-write, and a
 /// throwaway copy of each of `throwaway` ([`Entry::Throwaway`]).
 pub(super) struct Writes<'a> {
@@ -60,8 +71,9 @@ pub(super) struct Writes<'a> {
 /// symbolic links of a merged `/usr` kept as links), `/proc`, the devices
 /// and `/dev`'s links to the standard streams, the scratch `tmpfs` at `/tmp`
 /// and another like it at `/dev/shm`; `/etc/passwd` and `/etc/group`
-/// with an entry for the bot's uid and gid (`ids`, when the bot runs as an
-/// id of its own that the host's files do not name: see [`identity_files`]);
+/// with an entry for the bot's uid and gid (`ids`, when the host's files
+/// do not name them), or with the home of the host's entry made `/tmp`
+/// (see [`identity_files`]);
 /// `/etc/hostname`, `/etc/hosts` and `/etc/machine-id` of its own
 /// ([`host_name_files`]); for a build, its folder read-write and its
 /// throwaway folders ([`Writes`]);
@@ -83,7 +95,7 @@ pub(super) fn fs_plan(
     workdir: &Path,
     scratch_options: &str,
     cgroups: &[(PathBuf, PathBuf)],
-    ids: Option<(u32, u32)>,
+    ids: RunsAs,
 ) -> Result<sys::FsPlan, SandboxError> {
     let throwaway = write.as_ref().map_or(&[][..], |w| w.throwaway);
     let write = write.map(|w| w.folder);
@@ -206,8 +218,8 @@ pub(super) fn fs_plan(
     let etc_bound = entries
         .iter()
         .any(|(at, e)| at == Path::new("/etc") && matches!(e, Entry::Bind { file: false, .. }));
-    if let (Some((uid, gid)), true) = (ids, etc_bound) {
-        for (at, contents) in identity_files(uid, gid) {
+    if etc_bound {
+        for (at, contents) in identity_files(ids.uid, ids.gid) {
             entries.push((PathBuf::from(at), Entry::File(contents.into_bytes())));
         }
     }
@@ -363,16 +375,16 @@ pub(super) fn fs_plan(
                 });
                 steps.push(sys::Step::Mkdir(c_path(&upper)?));
                 steps.push(sys::Step::Mkdir(c_path(&work)?));
-                if let Some((uid, gid)) = ids {
+                if !ids.hosts_own {
                     steps.push(sys::Step::Chown {
                         at: c_path(&upper)?,
-                        uid,
-                        gid,
+                        uid: ids.uid,
+                        gid: ids.gid,
                     });
                 }
                 // A user namespace's overlay keeps its own attributes in
                 // `user.` extended attributes (`trusted.` ones are root's).
-                let userxattr = if ids.is_none() { ",userxattr" } else { "" };
+                let userxattr = if ids.hosts_own { ",userxattr" } else { "" };
                 let options = format!(
                     "lowerdir={},upperdir={},workdir={}{userxattr}",
                     at.display(),
@@ -412,12 +424,18 @@ const IDENTITY_FILE_MAX: u64 = 256 * 1024;
 /// The bot's `/etc/passwd` and `/etc/group` when it runs as `uid` and `gid`:
 /// the host's lines, plus user and group [`BOT_USER`] with those ids and
 /// home `/tmp` (a host line of that name is left out), for each file whose
-/// host copy is a plain file that does not name the id already (a build
-/// runs as its folder's owner, who may have an entry). Without an entry
-/// `whoami` and `id -un` fail ("cannot find name for user ID"), Python's
-/// `pwd.getpwuid(os.getuid())` raises, a JVM's `user.name` and `user.home`
-/// are both `?` and Node's `os.userInfo()` throws, where under a contest's
-/// own server the bot is a user of the machine.
+/// host copy is a plain file that does not name the id already. Without an
+/// entry `whoami` and `id -un` fail ("cannot find name for user ID"),
+/// Python's `pwd.getpwuid(os.getuid())` raises, a JVM's `user.name` and
+/// `user.home` are both `?` and Node's `os.userInfo()` throws, where under
+/// a contest's own server the bot is a user of the machine.
+///
+/// Where the host's file names the uid already (a build runs as its
+/// folder's owner, such as `nobody`; a host that is not root runs its bots
+/// as itself), that line's home is made `/tmp`, the `HOME` it is given: a
+/// JVM takes `user.home` from this file, not from `HOME`, and Maven's
+/// `~/.m2`, Gradle's `~/.gradle` and the like were in `/nonexistent` (or in
+/// a home the sandbox does not show), where nothing can be written.
 fn identity_files(uid: u32, gid: u32) -> Vec<(&'static str, String)> {
     let mut files = Vec::new();
     let host = |path: &str| {
@@ -433,6 +451,7 @@ fn identity_files(uid: u32, gid: u32) -> Vec<(&'static str, String)> {
             uid,
             &format!("{BOT_USER}:x:{uid}:{gid}:Clue Arena bot:{SCRATCH}:/bin/sh"),
         )
+        .or_else(|| with_scratch_home(&text, uid))
     {
         files.push(("/etc/passwd", text));
     }
@@ -485,9 +504,28 @@ fn with_entry(text: &str, id: u32, line: &str) -> Option<String> {
     Some(out)
 }
 
+/// `text`, a passwd file, with the home of each line of `uid` made
+/// [`SCRATCH`]; `None` when no line needs it.
+fn with_scratch_home(text: &str, uid: u32) -> Option<String> {
+    let mut changed = false;
+    let mut out = String::with_capacity(text.len() + SCRATCH.len());
+    for line in text.lines() {
+        let mut fields: Vec<&str> = line.split(':').collect();
+        if fields.len() == 7 && fields[2].parse::<u32>().ok() == Some(uid) && fields[5] != SCRATCH {
+            fields[5] = SCRATCH;
+            changed = true;
+            out.push_str(&fields.join(":"));
+        } else {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    changed.then_some(out)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::with_entry;
+    use super::{with_entry, with_scratch_home};
 
     const PASSWD: &str = "root:x:0:0:root:/root:/bin/bash\nbot:x:1000:1000::/home/bot:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n";
 
@@ -516,6 +554,24 @@ mod tests {
         assert_eq!(
             with_entry("staff:x:50:\nbroken\n", 7, "bot:x:7:").as_deref(),
             Some("staff:x:50:\nbroken\nbot:x:7:\n")
+        );
+    }
+
+    #[test]
+    fn the_home_of_a_host_user_the_bot_runs_as_is_its_scratch_folder() {
+        assert_eq!(
+            with_scratch_home(PASSWD, 65534).as_deref(),
+            Some(
+                "root:x:0:0:root:/root:/bin/bash\nbot:x:1000:1000::/home/bot:/bin/sh\nnobody:x:65534:65534:nobody:/tmp:/usr/sbin/nologin\n"
+            )
+        );
+        // Named nowhere, or already there: nothing to change.
+        assert_eq!(with_scratch_home(PASSWD, 7), None);
+        assert_eq!(with_scratch_home("b:x:7:7::/tmp:/bin/sh\n", 7), None);
+        // A malformed line is kept as it is.
+        assert_eq!(
+            with_scratch_home("broken:7\nb:x:7:7::/home/b:/bin/sh\n", 7).as_deref(),
+            Some("broken:7\nb:x:7:7::/tmp:/bin/sh\n")
         );
     }
 }
