@@ -675,6 +675,51 @@ fn a_build_with_a_network_downloads_from_pypi_with_pip() {
     assert!(dir.join("deps/six-1.16.0-py2.py3-none-any.whl").is_file());
 }
 
+/// A Maven entrant's `mvn package` goes through the host's proxy for its
+/// plugins, and so is refused Maven Central, which its `network:` does not
+/// list: the message names it. Maven finds the proxy in the JVM's
+/// `https.proxyHost` (`JAVA_TOOL_OPTIONS`) and, with that unset, in the
+/// `~/.m2/settings.xml` the build is given; its local repository is made
+/// in the build's `HOME` (the passwd home of the build's user, which was
+/// `/nonexistent`). Maven's colours are taken out of the message whole.
+#[test]
+fn a_maven_build_reaches_its_repositories_through_the_proxy() {
+    require("mvn");
+    let pom = "<project xmlns=\"http://maven.apache.org/POM/4.0.0\">\n\
+        <modelVersion>4.0.0</modelVersion>\n\
+        <groupId>entrant</groupId><artifactId>bot</artifactId><version>1</version>\n\
+        <properties><maven.compiler.release>17</maven.compiler.release></properties>\n\
+        </project>\n";
+    for command in [
+        "mvn -B package",
+        "env -u JAVA_TOOL_OPTIONS mvn -B -Dstyle.color=always package",
+    ] {
+        let (_folder, dir, mut t) = one_built_bot(&format!(
+            "    build: {{command: {command}, dir: entrants/c, network: [repo.example.org]}}\n"
+        ));
+        std::fs::create_dir_all(dir.join("src/main/java")).expect("src");
+        std::fs::write(dir.join("pom.xml"), pom).expect("the pom");
+        std::fs::write(
+            dir.join("src/main/java/Bot.java"),
+            "public class Bot { public static void main(String[] a) {} }\n",
+        )
+        .expect("the source");
+        give_to_nobody(&dir);
+        let (_, message) = build_error(&mut t);
+        assert!(
+            message.contains(
+                "the host's proxy refused it repo.maven.apache.org:443 (not in the build's `network:`)"
+            ),
+            "{command}: {message}"
+        );
+        assert!(
+            message.contains("[ERROR]") && !message.contains("[0m") && !message.contains("[1;31m"),
+            "{command}: {message}"
+        );
+        assert!(!message.contains("/nonexistent"), "{command}: {message}");
+    }
+}
+
 /// A tournament of one bot, `c`, whose folder `entrants/c` starts empty,
 /// with `lines` (its `build:` and any other key, indented as a bot's keys)
 /// added to it.

@@ -145,7 +145,11 @@ pub fn run_sandboxed(
     let mut shell = Command::new("sh");
     shell
         .arg("-c")
-        .arg(wrapper())
+        .arg(wrapper(&if networked {
+            vec![(".m2/settings.xml", proxy::maven_settings())]
+        } else {
+            Vec::new()
+        }))
         .arg("clue-build")
         .arg(command)
         .stdin(Stdio::null())
@@ -382,11 +386,14 @@ fn keep_tail(mut pipe: Box<dyn Read + Send>, output: &Mutex<Vec<u8>>) {
     }
 }
 
-/// A stranger's output made safe to print: UTF-8 (invalid bytes replaced)
-/// without control characters but line breaks and tabs, so that it cannot
-/// move the cursor or retitle the organizer's terminal.
+/// A stranger's output made safe to print: its terminal escapes taken out
+/// whole (a compiler's or Maven's colours, `\x1b[31m`, left `[31m` behind
+/// when only the escape character went), then UTF-8 (invalid bytes
+/// replaced) without control characters but line breaks and tabs, so that
+/// it cannot move the cursor or retitle the organizer's terminal.
 fn printable(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes)
+    anstream::adapter::strip_str(&String::from_utf8_lossy(bytes))
+        .to_string()
         .chars()
         .filter(|c| !c.is_control() || *c == '\n' || *c == '\t')
         .collect()
@@ -400,7 +407,11 @@ mod tests {
     fn control_characters_of_a_build_are_not_printed() {
         assert_eq!(
             printable(b"ok\x1b]0;owned\x07\r\n\tnext\xff"),
-            "ok]0;owned\n\tnext\u{fffd}"
+            "ok\n\tnext\u{fffd}"
+        );
+        assert_eq!(
+            printable(b"\x1b[1;31m[ERROR]\x1b[m Plugin\x1b[0m\n\x1b[2Kdone\x07\x08"),
+            "[ERROR] Plugin\ndone"
         );
     }
 

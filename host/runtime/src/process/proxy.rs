@@ -189,6 +189,30 @@ pub fn environment() -> Vec<(&'static str, String)> {
     ]
 }
 
+/// Maven's `~/.m2/settings.xml` for a build with a network: the proxy for
+/// `https` and `http` repositories alike (Maven takes the first active
+/// proxy of the repository's protocol). Maven 3.8's transport reads the
+/// JVM's `https.proxyHost` of [`environment`] too; a transport that reads
+/// only its settings (or a `mvn` run with `JAVA_TOOL_OPTIONS` unset)
+/// finds the proxy here. The build's `HOME`, where it is written, is its
+/// own scratch folder, so an entrant's `mvn -s its-settings.xml` still
+/// decides for itself.
+pub fn maven_settings() -> String {
+    let proxy = |protocol: &str| {
+        format!(
+            "    <proxy><id>clue-arena-{protocol}</id><active>true</active><protocol>{protocol}</protocol>\
+             <host>127.0.0.1</host><port>{PORT}</port></proxy>\n"
+        )
+    };
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+         <!-- Written by Clue Arena for this sandboxed build: its one way out is the host's HTTPS proxy. -->\n\
+         <settings xmlns=\"http://maven.apache.org/SETTINGS/1.0.0\">\n  <proxies>\n{}{}  </proxies>\n</settings>\n",
+        proxy("https"),
+        proxy("http")
+    )
+}
+
 /// The proxy of one build, serving its listener on a thread until
 /// [`Proxy::stop`].
 pub struct Proxy {

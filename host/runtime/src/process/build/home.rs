@@ -63,7 +63,13 @@ pub const HOME_INSTALLS: &[(&str, &str)] = &[
 /// itself; that makes a warning about its own build, nothing more.
 const LEFT_MARK: &str = "clue-build-left-in-home";
 
-/// The script `sh` runs for a build (its command is `$1`): the command, in
+/// The end of each file the wrapper writes ([`wrapper`]'s `files`), in
+/// the here-document that holds it.
+const FILE_END: &str = "CLUE_ARENA_FILE_END";
+
+/// The script `sh` runs for a build (its command is `$1`): first `files`
+/// written into its `HOME` (a path below it, and the text: the proxy's
+/// settings for a tool that reads only its own), then the command, in
 /// a shell of its own, so that whatever it does (`exit`, `set -e`, `exec`)
 /// ends only that shell; then, while the build's scratch folder is still
 /// there, a marker line for each folder of [`HOME_INSTALLS`] it filled;
@@ -72,8 +78,17 @@ const LEFT_MARK: &str = "clue-build-left-in-home";
 /// signal, so that a compiler's crash still reads "killed by signal 11".
 /// The signals whose default is not to end a process (SIGCHLD, SIGCONT,
 /// the stops, SIGURG, SIGWINCH) are left as statuses.
-pub(super) fn wrapper() -> String {
-    let mut script = String::from("sh -c \"$1\"\nstatus=$?\n");
+pub(super) fn wrapper(files: &[(&str, String)]) -> String {
+    let mut script = String::new();
+    for (path, text) in files {
+        // The host's own paths and texts: no quote to escape, no line
+        // that would end the here-document early.
+        debug_assert!(!path.contains('\'') && !text.lines().any(|l| l == FILE_END));
+        script.push_str(&format!(
+            "mkdir -p \"$(dirname \"$HOME\"/'{path}')\" && cat > \"$HOME\"/'{path}' <<'{FILE_END}'\n{text}{FILE_END}\n"
+        ));
+    }
+    script.push_str("sh -c \"$1\"\nstatus=$?\n");
     for (i, (pattern, _)) in HOME_INSTALLS.iter().enumerate() {
         script.push_str(&format!(
             "for d in \"$HOME\"/{pattern}; do [ -d \"$d\" ] && [ -n \"$(ls -A \"$d\" 2>/dev/null)\" ] && printf '\\n{LEFT_MARK}\\t%s\\t%s\\n' {i} \"${{d#\"$HOME\"/}}\" >&2; done\n",
@@ -133,10 +148,18 @@ mod tests {
     /// The wrapper run by the real `sh` outside the sandbox, `HOME` a
     /// folder of its own: the command's status and output, what it left.
     fn wrapped(command: &str) -> (std::process::ExitStatus, String, Vec<LeftInHome>) {
+        wrapped_with(&[], command)
+    }
+
+    /// [`wrapped`] with `files` for the wrapper to write.
+    fn wrapped_with(
+        files: &[(&str, String)],
+        command: &str,
+    ) -> (std::process::ExitStatus, String, Vec<LeftInHome>) {
         let home = tempfile::tempdir().expect("a home");
         let out = Command::new("sh")
             .arg("-c")
-            .arg(wrapper())
+            .arg(wrapper(files))
             .arg("clue-build")
             .arg(command)
             .env("HOME", home.path())
@@ -189,6 +212,24 @@ mod tests {
         // One whose default is not to end a process stays a status.
         let (status, _, _) = wrapped("exit 145");
         assert_eq!(status.code(), Some(145), "{status:?}");
+    }
+
+    #[test]
+    fn the_wrapper_writes_its_files_into_home_before_the_command() {
+        let settings = crate::process::proxy::maven_settings();
+        let (status, output, left) = wrapped_with(
+            &[
+                (".m2/settings.xml", settings.clone()),
+                ("a b/$x.txt", "'$HOME'\n".into()),
+            ],
+            "cat \"$HOME/.m2/settings.xml\" \"$HOME/a b/\\$x.txt\"",
+        );
+        assert!(status.success(), "{output}");
+        assert_eq!(output, format!("{settings}'$HOME'\n"));
+        assert!(
+            settings.contains("<protocol>https</protocol><host>127.0.0.1</host><port>3128</port>")
+        );
+        assert!(left.is_empty(), "{left:?}");
     }
 
     #[test]
