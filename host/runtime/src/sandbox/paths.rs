@@ -69,7 +69,8 @@ fn virtual_environment(program: &Path) -> Option<PathBuf> {
 }
 
 /// Whether `real` lies in the system folders every bot sees anyway, or in
-/// the host's toolchains ([`toolchain_roots`]). `/sys` does not count: a bot
+/// the host's toolchains (the roots of the version managers whose `shims`
+/// are on the host's `PATH`). `/sys` does not count: a bot
 /// sees only its own cgroups there. So a link an entrant ships into one is
 /// no way to another entrant's files: a virtual environment made with
 /// pyenv's Python (`.venv/bin/python` -> `~/.pyenv/versions/3.11.7/bin/python3`,
