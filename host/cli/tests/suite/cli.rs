@@ -609,6 +609,7 @@ fn doctor_prints_every_sandbox_layer_and_all_are_available_here() {
         "cgroup process cap",
         "cgroup memory cap",
         "cgroup CPU time",
+        "overlay file system (a build's throwaway copy",
     ] {
         let line = stdout
             .lines()

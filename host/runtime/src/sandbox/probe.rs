@@ -41,6 +41,13 @@ fn probe() -> Vec<Layer> {
         .map(|s| s.contains("\nSeccomp:"))
         .unwrap_or(false);
     let namespaces = sys::can_unshare(sys::bot_namespaces(root));
+    // The kernel lists `nodev\toverlay` once the module is in (or built in).
+    let overlay = std::fs::read_to_string("/proc/filesystems")
+        .map(|s| {
+            s.lines()
+                .any(|l| l.split_whitespace().last() == Some("overlay"))
+        })
+        .unwrap_or(false);
     let hierarchy = cgroup::hierarchy();
     let cgroup = |name: &'static str, available: bool, fallback: &str| Layer {
         name,
@@ -102,5 +109,20 @@ fn probe() -> Vec<Layer> {
             hierarchy.counts_cpu(),
             "`RLIMIT_CPU` per process",
         ),
+        Layer {
+            name: "overlay file system (a build's throwaway copy of pyenv's, rbenv's... shims)",
+            available: overlay,
+            required: false,
+            detail: if overlay {
+                "a sandboxed build writes its own copy of each version manager's `shims` \
+                 (pyenv's `pip install` rehashes them)"
+                    .into()
+            } else {
+                "no `overlay` in /proc/filesystems (`modprobe overlay`); fallback: the \
+                 shims stay read-only, and on a pyenv host a build's `pip install` fails \
+                 its `pyenv rehash`"
+                    .into()
+            },
+        },
     ]
 }
