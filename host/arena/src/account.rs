@@ -150,15 +150,18 @@ pub fn account(record: &GameRecord, deck: &Deck, names: &[String]) -> String {
     out
 }
 
+/// A character that must not reach a terminal as it is: a control
+/// character other than a tab (escapes, carriage returns, line breaks), or a
+/// direction override or isolate, which reorders what follows it on screen.
+pub fn unsafe_char(c: char) -> bool {
+    (c.is_control() && c != '\t') || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
 /// `text` with every control character but the tab, and the characters
 /// that reorder text on screen (bidirectional overrides and isolates),
 /// written as `\u{1b}`: safe to print to a terminal, and still exactly
 /// what was sent, read with Rust's escapes.
 pub fn printable(text: &str) -> Cow<'_, str> {
-    let unsafe_char = |c: char| {
-        (c.is_control() && c != '\t')
-            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
-    };
     if !text.chars().any(unsafe_char) {
         return Cow::Borrowed(text);
     }

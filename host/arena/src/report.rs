@@ -73,9 +73,6 @@ fn disqualifications_table(dq: &[crate::stats::DqCount], md: bool) -> String {
         if said.chars().count() > DETAIL_CHARS {
             detail.push_str("...");
         }
-        if md {
-            detail = detail.replace('|', "\\|");
-        }
         let first = if detail.is_empty() {
             format!("game {}", d.first_game)
         } else {
@@ -283,12 +280,21 @@ fn grid(rows: &[Vec<String>], md: bool) -> String {
     let Some((header, body)) = rows.split_first() else {
         return String::new();
     };
+    // In Markdown a `|` in a cell (a bot's name, the line it sent) would
+    // end the cell: it is escaped.
+    let cell = |text: &String| {
+        if md {
+            text.replace('|', "\\|")
+        } else {
+            text.clone()
+        }
+    };
     let mut table = Table::new();
     table
         .load_preset(if md { ASCII_MARKDOWN } else { NOTHING })
         .set_content_arrangement(ContentArrangement::Disabled)
-        .set_header(header)
-        .add_rows(body);
+        .set_header(header.iter().map(cell))
+        .add_rows(body.iter().map(|row| row.iter().map(cell)));
     let last = table.column_count().saturating_sub(1);
     for (c, column) in table.column_iter_mut().enumerate() {
         if c > 0 {

@@ -117,6 +117,22 @@ pub(super) fn validate_bot(
             "a bot name may not be empty".into(),
         ));
     }
+    // A name is printed as it is in every standings table, the progress
+    // line and the browser's list: one from an entrants' list must not
+    // clear the organiser's screen, break a table's rows or reorder it.
+    if let Some(c) = name
+        .chars()
+        .find(|&c| c == '\t' || crate::account::unsafe_char(c))
+    {
+        return Err(err(
+            Pos::from(&bot.name),
+            format!(
+                "bot `{}`: a bot name may not hold U+{:04X} (a control character or a direction override): names are printed as they are in every report",
+                crate::account::printable(name),
+                u32::from(c)
+            ),
+        ));
+    }
     let kind = BotKind::ALL
         .into_iter()
         .find(|k| k.name() == bot.kind.value)

@@ -166,6 +166,30 @@ fn duplicate_names() {
 }
 
 #[test]
+fn a_name_that_would_write_to_the_terminal_is_refused() {
+    // A name from an entrants' list is printed in every report as it is:
+    // an escape would clear the screen, a line break split a table's row.
+    check(
+        "variant: speedclue\nbots:\n  - {name: \"evil\\e[2J\", kind: builtin, path: notebook}\n",
+        3,
+        12,
+        "bot `evil\\u{1b}[2J`: a bot name may not hold U+001B (a control character or a direction override): names are printed as they are in every report",
+    );
+    check(
+        "variant: speedclue\nbots:\n  - name: \"two\\nlines\"\n    kind: builtin\n    path: notebook\n",
+        3,
+        11,
+        "bot `two\\u{a}lines`: a bot name may not hold U+000A (a control character or a direction override): names are printed as they are in every report",
+    );
+    check(
+        "variant: speedclue\nbots:\n  - {name: \"a\\u202Eb\", kind: builtin, path: notebook}\n",
+        3,
+        12,
+        "bot `a\\u{202e}b`: a bot name may not hold U+202E (a control character or a direction override): names are printed as they are in every report",
+    );
+}
+
+#[test]
 fn unknown_fields_and_bad_values() {
     // In the parser's words for users, not its advice to programmers
     // (`set DuplicateKeyPolicy in Options if acceptable`).

@@ -200,3 +200,30 @@ fn every_format_carries_the_figures() {
         "17 fields a line: {csv}"
     );
 }
+
+#[test]
+fn a_pipe_in_a_bots_name_stays_in_its_markdown_cell() {
+    let mut games = games();
+    for g in &mut games {
+        for s in &mut g.seats {
+            if s.bot.as_deref() == Some("A") {
+                s.bot = Some("A | B".into());
+            }
+        }
+    }
+    let bots = ["A | B", "B", "C"].map(String::from).to_vec();
+    let report = stats::compute(&bots, &["default".into()], &games);
+    let md = report::render(&report, Format::Markdown);
+    assert!(md.contains("| A \\| B "), "{md}");
+    // Every row of a table has as many cells as its header: a cell split
+    // at the name's `|` would add one.
+    let unescaped = |line: &str| line.replace("\\|", "").matches('|').count();
+    for table in md.split("\n\n").filter(|t| t.starts_with('|')) {
+        let lines: Vec<&str> = table.lines().collect();
+        let cells = unescaped(lines[0]);
+        for line in &lines {
+            assert_eq!(unescaped(line), cells, "{line} in\n{table}");
+        }
+    }
+    assert!(md.matches("A \\| B").count() >= 4, "{md}");
+}
