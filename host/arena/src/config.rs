@@ -19,7 +19,7 @@ pub use bots::{BotEntry, Isolation, Limits, Sandbox, plays};
 use bots::{RawBot, validate_bot};
 use build::builds_overlapping;
 pub use build::{BUILD_DISK_MB, BUILD_MEMORY_MB, BUILD_TIME_LIMIT_S, Build};
-pub use files::{check_files, given_bot_problem};
+pub use files::{check_files, given_bot_problem, refused_bots};
 use files::{check_files_before_builds, paths_beside_file};
 
 pub use crate::span::Pos;

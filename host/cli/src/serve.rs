@@ -56,12 +56,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let bots = match &args.tournament {
-        // Its errors name the file, line and column already.
-        Some(path) => clue_arena::config::load(path)?
-            .bots
-            .into_iter()
-            .map(|b| b.spec)
-            .collect(),
+        Some(path) => tournament_bots(path)?,
         None => Vec::new(),
     };
     serve(&ServeOptions {
@@ -73,4 +68,32 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         bots,
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The bots of the tournament file at `path` that can play, each spec once.
+/// A bot whose files are not there (its `build:` has not run yet, say) is
+/// left out, with a warning at its line that says why, rather than offered
+/// to the page and refused when a game is started.
+fn tournament_bots(path: &std::path::Path) -> anyhow::Result<Vec<clue_runtime::bots::BotSpec>> {
+    // Its errors name the file, line and column already.
+    let t = clue_arena::config::load(path)?;
+    let refused = clue_arena::config::refused_bots(&t);
+    for (bot, error) in &refused {
+        let hint = if bot.build.is_some() {
+            format!(
+                " (its `build:` has not run? `clue tournament check --build {}` runs the builds)",
+                path.display()
+            )
+        } else {
+            String::new()
+        };
+        eprintln!("warning: {error}; left out of the page's bots{hint}");
+    }
+    let mut specs = Vec::new();
+    for bot in &t.bots {
+        if !refused.iter().any(|(r, _)| r.name == bot.name) && !specs.contains(&bot.spec) {
+            specs.push(bot.spec.clone());
+        }
+    }
+    Ok(specs)
 }

@@ -191,6 +191,23 @@ pub fn check_files(t: &Tournament) -> Result<(), FileError> {
     refuse_all(t, t.bots.iter())
 }
 
+/// Each bot whose files are refused ([`check_files`]), with the error at
+/// its line: for `clue serve --tournament`, which seats the bots that can
+/// play and says why the others cannot.
+pub fn refused_bots(t: &Tournament) -> Vec<(&BotEntry, FileError)> {
+    t.bots
+        .iter()
+        .filter_map(|bot| Some((bot, refusal(t, bot)?)))
+        .collect()
+}
+
+/// Why `bot`'s files are refused, at its line.
+fn refusal(t: &Tournament, bot: &BotEntry) -> Option<FileError> {
+    let problem = files_refused(t, bot)?;
+    let message = format!("bot `{}`: {problem}", bot.name);
+    Some(FileError::at(&t.file, bot.target_pos, message))
+}
+
 /// [`check_files`] for the bots whose files are there before any build:
 /// those without a `build:` command, checked when the file is read.
 pub(super) fn check_files_before_builds(t: &Tournament) -> Result<(), FileError> {
@@ -203,11 +220,7 @@ fn refuse_all<'a>(
     t: &Tournament,
     bots: impl Iterator<Item = &'a BotEntry>,
 ) -> Result<(), FileError> {
-    let mut refused = bots.filter_map(|bot| {
-        let problem = files_refused(t, bot)?;
-        let message = format!("bot `{}`: {problem}", bot.name);
-        Some(FileError::at(&t.file, bot.target_pos, message))
-    });
+    let mut refused = bots.filter_map(|bot| refusal(t, bot));
     let Some(first) = refused.next() else {
         return Ok(());
     };

@@ -188,6 +188,37 @@ fn the_bots_of_the_servers_tournament_file_are_seated() {
 }
 
 #[test]
+fn a_tournament_bot_whose_build_has_not_run_is_left_out_with_why() {
+    // `clue serve --tournament tournament.yaml` before any `tournament run`:
+    // the bundled plugins are not built yet. The page is offered only the
+    // bots that can play, each spec once, and stderr says why one is not.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("t.yaml");
+    std::fs::write(
+        &file,
+        "variant: speedclue\nbots:\n  - {name: a, kind: builtin, path: notebook}\n  - {name: b, kind: builtin, path: notebook}\n  - {name: c, kind: builtin, path: clueless}\n  - name: w\n    kind: wasm\n    path: missing/w.wasm\n    build: \"true\"\n",
+    )
+    .expect("write the tournament file");
+    let tournament = file.to_str().expect("utf-8 path");
+    let (server, mut stderr) = Server::start_with_stderr(&["--tournament", tournament]);
+    let (status, options) = server.get("/api/options");
+    assert_eq!(status, 200);
+    assert_eq!(
+        options["bots"],
+        json!(["builtin:notebook", "builtin:clueless"]),
+        "{options}"
+    );
+    drop(server);
+    let mut said = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut said).expect("read stderr");
+    let expected = format!(
+        "warning: {tournament}:8:11: bot `w`: file not found: {}; left out of the page's bots (its `build:` has not run? `clue tournament check --build {tournament}` runs the builds)",
+        dir.path().join("missing/w.wasm").display()
+    );
+    assert!(said.contains(&expected), "{said}");
+}
+
+#[test]
 fn a_non_loopback_address_needs_allow_remote() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_clue"))
         .args(["serve", "--host", "0.0.0.0", "--port", "0"])

@@ -22,6 +22,18 @@ impl Server {
 
     /// `clue serve --port 0` with more flags.
     pub fn start_with(db: Option<&Path>, flags: &[&str]) -> Server {
+        Server::spawn(db, flags, Stdio::inherit())
+    }
+
+    /// `clue serve --port 0` with more flags, and what it writes to stderr
+    /// (read it whole once the server is dropped).
+    pub fn start_with_stderr(flags: &[&str]) -> (Server, std::process::ChildStderr) {
+        let mut server = Server::spawn(None, flags, Stdio::piped());
+        let stderr = server.child.stderr.take().expect("piped stderr");
+        (server, stderr)
+    }
+
+    fn spawn(db: Option<&Path>, flags: &[&str], stderr: Stdio) -> Server {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_clue"));
         cmd.args(["serve", "--port", "0"]).args(flags);
         if let Some(db) = db {
@@ -29,7 +41,7 @@ impl Server {
         }
         let mut child = cmd
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(stderr)
             .spawn()
             .expect("clue serve starts");
         let stdout = child.stdout.take().expect("piped stdout");
