@@ -136,8 +136,14 @@ pub enum StoreError {
     OlderFingerprint { path: String, stored: String },
     #[error("{path} holds no tournament (run `clue tournament run FILE --db {path}` first)")]
     Empty { path: String },
-    #[error("{path}: no game {index} in the store")]
-    NoGame { path: String, index: u64 },
+    #[error("{path}: no game {index} in the store{why}")]
+    NoGame {
+        path: String,
+        index: u64,
+        /// What the store holds instead: the tournament's games, or that
+        /// this one is not played yet.
+        why: String,
+    },
     #[error("{path}: {message}")]
     Worker { path: String, message: String },
     #[error("{path}: game {index}: the stored log is damaged: {message}")]
@@ -423,10 +429,22 @@ impl Store {
 
     /// The stored game log of game `index`.
     pub fn log(&self, index: u64) -> Result<GameLog, StoreError> {
-        let blob = self.db.log_blob(index)?.ok_or_else(|| StoreError::NoGame {
-            path: self.db.name().to_string(),
-            index,
-        })?;
+        let Some(blob) = self.db.log_blob(index)? else {
+            let scheduled = self
+                .db
+                .get("scheduled")?
+                .and_then(|n| n.parse::<u64>().ok());
+            let why = match scheduled {
+                Some(0) | None => String::new(),
+                Some(n) if index >= n => format!(": its tournament's games are 0 to {}", n - 1),
+                Some(_) => ": it is not played yet (`clue tournament resume` plays it)".into(),
+            };
+            return Err(StoreError::NoGame {
+                path: self.db.name().to_string(),
+                index,
+                why,
+            });
+        };
         let damaged = |message: String| StoreError::Log {
             path: self.db.name().to_string(),
             index,

@@ -96,6 +96,12 @@ fn one_tournament_gives_the_same_rows_logs_and_report_in_both_stores() {
             matches!(missing, StoreError::NoGame { index: 99, .. }),
             "{name}: {missing}"
         );
+        assert!(
+            missing
+                .to_string()
+                .ends_with(": no game 99 in the store: its tournament's games are 0 to 7"),
+            "{name}: {missing}"
+        );
         seen.push((name, meta, games, logs, report));
     }
     let (sqlite, postgres) = (&seen[0], &seen[1]);
