@@ -12,7 +12,20 @@ pub fn run(
     game: Option<u64>,
 ) -> anyhow::Result<ExitCode> {
     let log = match (path, db, game) {
-        (Some(path), _, _) => GameLog::load(path)?,
+        (Some(path), _, _) => {
+            let log = GameLog::load(path)?;
+            // `clue play` ran the bots' commands where it ran; so does the
+            // replay. A script not there would cost its seat at the first
+            // event, as if the bot had changed: say so before playing.
+            if let Err(e) = game::check_given(&log.header.bots) {
+                anyhow::bail!(
+                    "{}: {e}; a replay runs the bots' commands where `clue` runs, as `clue play` \
+                     did: replay from the folder the game was played in",
+                    path.display()
+                );
+            }
+            log
+        }
         (None, Some(db), Some(index)) => {
             if !clue_arena::store::exists(db) {
                 anyhow::bail!("{}: no such results store", db.display());

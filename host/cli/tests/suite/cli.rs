@@ -209,6 +209,51 @@ fn a_game_a_person_played_is_not_replayed() {
 }
 
 #[test]
+fn a_replay_from_another_folder_says_where_to_replay_from() {
+    // The game's bot is `python3 bot.py`, run in the folder `clue play` ran
+    // in; replayed from elsewhere, the script is not there.
+    let played = tempfile::tempdir().expect("a scratch directory");
+    let elsewhere = tempfile::tempdir().expect("a scratch directory");
+    let bot = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../plugins/python-example/bot.py");
+    std::fs::copy(&bot, played.path().join("bot.py")).expect("copy the example bot");
+    let in_dir = |dir: &Path, args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_clue"))
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .expect("the clue binary runs")
+    };
+    let args = [
+        "play",
+        "--variant",
+        "speedclue",
+        "--players",
+        "3",
+        "--seed",
+        "4",
+        "--quiet",
+        "--bot",
+        "jsonl:python3 bot.py",
+        "--log",
+        "g.jsonl",
+    ];
+    let out = in_dir(played.path(), &args);
+    assert!(out.status.success(), "{}", text(&out).1);
+    let out = in_dir(played.path(), &["replay", "g.jsonl"]);
+    assert!(out.status.success(), "{}", text(&out).0);
+    let log = played.path().join("g.jsonl");
+    let out = in_dir(elsewhere.path(), &["replay", log.to_str().unwrap()]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stdout}{stderr}");
+    assert!(stdout.is_empty(), "nothing was replayed: {stdout}");
+    assert!(
+        stderr.contains("bot `jsonl:python3 bot.py`: `bot.py` on its command line names no file")
+            && stderr.contains("replay from the folder the game was played in"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn bad_flags_exit_with_code_two_and_a_clear_message() {
     let check = |args: &[&str], part: &str| {
         let out = clue(args);
