@@ -1542,3 +1542,83 @@ fn play_shows_its_progress_on_a_terminal_and_clears_it_before_the_account() {
         "no progress in `clue framework`: {framework}"
     );
 }
+
+/// The processes whose command line holds `token`, but `except`.
+fn processes_holding(token: &str, except: u32) -> Vec<(u32, String)> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        if pid != except && cmdline.contains(token) {
+            found.push((pid, cmdline));
+        }
+    }
+    found
+}
+
+#[test]
+fn a_bot_does_not_outlive_a_host_killed_mid_game() {
+    // A host killed with SIGKILL (the OOM killer, `kill -9`) drops nothing:
+    // a bot that is not reading its stdin (it computes, or it sleeps) would
+    // never see the pipe close, and played on for ever.
+    let token = format!("outlive-{}", std::process::id());
+    let bot = format!("jsonl:python3 -c 'import time; time.sleep(1000)' {token}");
+    let mut host = Command::new(env!("CARGO_BIN_EXE_clue"))
+        .args([
+            "play",
+            "--variant",
+            "speedclue",
+            "--players",
+            "3",
+            "--quiet",
+            "--bot",
+            &bot,
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the clue binary runs");
+    let host_pid = host.id();
+    // The bot itself, not the host's forks that wait for it (their command
+    // line is the host's).
+    let is_bot = |(_, cmdline): &(u32, String)| {
+        cmdline
+            .split_whitespace()
+            .next()
+            .is_some_and(|program| program.ends_with("python3"))
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !processes_holding(&token, host_pid).iter().any(is_bot) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the bot never started: {:?}",
+            processes_holding(&token, host_pid)
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    host.kill().expect("kill the host");
+    host.wait().expect("reap the host");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let left = processes_holding(&token, host_pid);
+        if left.is_empty() {
+            break;
+        }
+        if std::time::Instant::now() > deadline {
+            for (pid, _) in &left {
+                let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+            }
+            panic!("processes outlived their host: {left:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}

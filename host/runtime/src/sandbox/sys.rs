@@ -351,26 +351,128 @@ pub fn receive_descriptor(channel: &OwnedFd, within: std::time::Duration) -> io:
     }
 }
 
+/// The read end of the host's lifeline: a pipe made once per host process,
+/// whose write end only the host holds (both ends are close-on-exec, and
+/// every fork of the host that does not `exec` closes them), so the read
+/// end hangs up exactly when the host process is gone, however it ended
+/// (`kill -9`, the OOM killer, a crash). -1 when no pipe can be made.
+///
+/// Why not `PR_SET_PDEATHSIG` on the tiny init: it fires when the *thread*
+/// that forked it ends, and bots are started from game threads that may
+/// end while their bots play on.
+fn lifeline() -> libc::c_int {
+    use std::os::fd::FromRawFd;
+    static LIFELINE: std::sync::OnceLock<Option<(OwnedFd, OwnedFd)>> = std::sync::OnceLock::new();
+    let ends = LIFELINE.get_or_init(|| {
+        let mut fds = [0 as libc::c_int; 2];
+        // SAFETY: `pipe2` writes two descriptors into `fds`, a local; on
+        // success each is owned here alone.
+        unsafe {
+            (libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) == 0)
+                .then(|| (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])))
+        }
+    });
+    ends.as_ref().map_or(-1, |(read, _)| read.as_raw_fd())
+}
+
+/// Closes every descriptor of this process but `keep` (ascending; negative
+/// values are ignored).
+///
+/// # Safety
+/// Only `close_range`: safe between `fork` and `exec`.
+unsafe fn close_all_but(keep: &[libc::c_int]) {
+    let mut from: u32 = 0;
+    for &fd in keep.iter().filter(|&&fd| fd >= 0) {
+        let fd = fd as u32;
+        if fd > from {
+            // SAFETY: `close_range` takes integers.
+            unsafe {
+                libc::syscall(libc::SYS_close_range, from, fd - 1, 0u32);
+            }
+        }
+        from = fd + 1;
+    }
+    // SAFETY: as above.
+    unsafe {
+        libc::syscall(libc::SYS_close_range, from, u32::MAX, 0u32);
+    }
+}
+
+/// Waits for the namespace's init `init`, or for the host's `lifeline` to
+/// hang up, whichever comes first: then `init` is killed, which kills every
+/// process of its namespace, so that no bot outlives a host that died
+/// without dropping it. Without `pidfd_open` (Linux before 5.3) it only
+/// waits, as before.
+///
+/// # Safety
+/// Only async-signal-safe system calls.
+unsafe fn wait_or_kill(init: libc::pid_t, lifeline: libc::c_int) -> libc::c_int {
+    // SAFETY: plain system calls on integers and on `fds`, a local.
+    unsafe {
+        let pidfd = if lifeline >= 0 {
+            libc::syscall(libc::SYS_pidfd_open, init, 0u32) as libc::c_int
+        } else {
+            -1
+        };
+        if pidfd >= 0 {
+            loop {
+                let mut fds = [
+                    libc::pollfd {
+                        fd: lifeline,
+                        events: libc::POLLIN,
+                        revents: 0,
+                    },
+                    libc::pollfd {
+                        fd: pidfd,
+                        events: libc::POLLIN,
+                        revents: 0,
+                    },
+                ];
+                if libc::poll(fds.as_mut_ptr(), 2, -1) == -1 {
+                    if *libc::__errno_location() == libc::EINTR {
+                        continue;
+                    }
+                    break;
+                }
+                if fds[1].revents != 0 {
+                    break;
+                }
+                if fds[0].revents != 0 {
+                    libc::kill(init, libc::SIGKILL);
+                    break;
+                }
+            }
+        }
+        wait_for(init)
+    }
+}
+
 /// The tiny init: the process the host started (outside the bot's PID
-/// namespace) keeps no file open but `ended`, waits for the namespace's init
-/// (PID 1 there) and ends as the bot ended, so the host sees the bot's exit
-/// status or signal. Its death (the host kills its process group) kills the
-/// namespace's init through `PR_SET_PDEATHSIG`, and that init's death kills
-/// every process of the namespace: nothing outlives the bot.
+/// namespace) keeps no file open but `ended` and the host's `lifeline`,
+/// waits for the namespace's init (PID 1 there) and ends as the bot ended,
+/// so the host sees the bot's exit status or signal. Its death (the host
+/// kills its process group) kills the namespace's init through
+/// `PR_SET_PDEATHSIG`, and that init's death kills every process of the
+/// namespace: nothing outlives the bot. When the host itself dies first,
+/// the lifeline hangs up and the tiny init kills the namespace's init
+/// ([`wait_or_kill`]): nothing outlives the host either.
 ///
 /// # Safety
 /// Only async-signal-safe system calls: safe between `fork` and `exec`.
-unsafe fn wait_and_mirror(init: libc::pid_t, ended: libc::c_int) -> ! {
+unsafe fn wait_and_mirror(init: libc::pid_t, ended: libc::c_int, lifeline: libc::c_int) -> ! {
     // SAFETY: plain system calls on integers and on `status` and `signal`,
     // locals.
     unsafe {
-        // Every descriptor but `ended`, the pipes to the host and std's
-        // exec-error pipe among them: the bot holds its own copies.
-        if ended > 0 {
-            libc::syscall(libc::SYS_close_range, 0u32, (ended - 1) as u32, 0u32);
-        }
-        libc::syscall(libc::SYS_close_range, (ended + 1) as u32, u32::MAX, 0u32);
-        let status = wait_for(init);
+        // Every descriptor but `ended` and the lifeline, the pipes to the
+        // host and std's exec-error pipe among them: the bot holds its own
+        // copies. The lifeline's write end goes too.
+        let keep = if ended < lifeline {
+            [ended, lifeline]
+        } else {
+            [lifeline, ended]
+        };
+        close_all_but(&keep);
+        let status = wait_or_kill(init, lifeline);
         let mut signal: libc::c_int = 0;
         let read = libc::read(
             ended,
@@ -767,6 +869,7 @@ pub fn apply(command: &mut Command, setup: &ChildSetup) {
     let fs = setup.fs.clone();
     let (read_access, write_access) = (setup.read_access, setup.write_access);
     let areas = setup.areas;
+    let lifeline = lifeline();
     let listen = setup
         .listen
         .as_ref()
@@ -819,7 +922,7 @@ pub fn apply(command: &mut Command, setup: &ChildSetup) {
             }
             if init > 0 {
                 libc::close(ended[1]);
-                wait_and_mirror(init, ended[0]);
+                wait_and_mirror(init, ended[0], lifeline);
             }
             check(libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0))?;
             let bot = libc::fork();
