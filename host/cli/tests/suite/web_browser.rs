@@ -1015,3 +1015,59 @@ fn the_framework_grid_names_every_room_once_on_top_and_tells_tokens_apart() {
     }
     browser.screenshot("11-framework-grid");
 }
+
+#[test]
+fn the_page_offers_the_bots_the_server_seats_and_seats_the_one_clicked() {
+    // `clue serve --tournament FILE`: the page offers each bot it may seat
+    // as a button (a tournament bot's spec is long, and typing it wrong is
+    // a refused game), and a click adds it as the next seat's line.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let python = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../plugins/python-example/bot.py")
+        .canonicalize()
+        .expect("plugins/python-example/bot.py");
+    let spec = format!("jsonl:python3 {}", python.display());
+    let file = dir.path().join("t.yaml");
+    std::fs::write(
+        &file,
+        format!(
+            "variant: csci306\nplayers: 3\nbots:\n  - {{name: py, kind: jsonl, command: \"python3 {}\"}}\n  - {{name: notebook, kind: builtin, path: notebook}}\n  - {{name: clueless, kind: builtin, path: clueless}}\n",
+            python.display()
+        ),
+    )
+    .expect("write the tournament file");
+    let server = Server::start_with(None, &["--tournament", file.to_str().expect("utf-8")]);
+    let browser = Browser::start();
+    browser.goto(&server.url("/"));
+    wait_for(120, "the bots offered", || {
+        !texts(&browser, "#bot-picks button").is_empty()
+    });
+    let offered = texts(&browser, "#bot-picks button");
+    assert_eq!(
+        offered,
+        [
+            "builtin:clueless",
+            "builtin:notebook",
+            "builtin:sleuth",
+            "builtin:rival",
+            spec.as_str()
+        ],
+        "each seatable bot once"
+    );
+    assert!(browser.click("#bot-picks button:nth-of-type(5)"));
+    assert!(browser.click("#bot-picks button:nth-of-type(3)"));
+    let lines = browser.script("return document.getElementById('bots').value;");
+    assert_eq!(lines, json!(format!("{spec}\nbuiltin:sleuth")));
+    browser.type_into("#players", "3");
+    browser.type_into("#delay", "0");
+    assert!(browser.click("#start"));
+    wait_for(120, "the game with the bots clicked", || {
+        let seats = texts(&browser, ".legend-item");
+        seats.len() == 3
+            && seats[1].contains("jsonl:python3")
+            && seats[2].contains("builtin:sleuth")
+    });
+    let error = browser.script("return document.getElementById('start-error').textContent;");
+    assert_eq!(error, json!(""), "the game was refused");
+    browser.screenshot("13-bots-offered");
+}

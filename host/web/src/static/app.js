@@ -812,6 +812,20 @@ async function init() {
     selected: v.name === opts.default.variant ? 'selected' : null }, v.name)));
   $('board').replaceChildren(...opts.boards.map((b) => el('option', { value: b,
     selected: b === opts.default.board ? 'selected' : null }, b)));
+  // The bots this server seats, one button each, which adds its spec as
+  // the next seat's line: the built-in bots, then those of the tournament
+  // file given with --tournament (any spec besides only with --allow-bots).
+  const seatable = [...new Set([...opts.builtins, ...opts.bots])];
+  $('bot-picks').append(...seatable.map((spec) => el('button', {
+    type: 'button', class: 'pick', title: `seat ${spec}`,
+    onclick: () => {
+      const lines = $('bots').value.split('\n').map((l) => l.trim()).filter((l) => l);
+      $('bots').value = [...lines, spec].join('\n');
+    },
+  }, spec)));
+  if (opts.allow_bots) {
+    $('bot-picks').append(el('span', { class: 'hint' }, 'or type any bot spec (jsonl:..., wasm:..., native:...)'));
+  }
   $('variant').addEventListener('change', () => {
     const v = opts.variants.find((x) => x.name === $('variant').value);
     $('players').value = v.players;
