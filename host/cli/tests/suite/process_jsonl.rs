@@ -141,11 +141,26 @@ fn another_protocol_version_is_a_protocol_error() {
 #[test]
 fn a_wrong_hello_is_quoted() {
     check("nothello", DqReason::ProtocolError, "`HELO there`");
+    // Most often a debugging `print`: where it belongs is said.
+    check(
+        "nothello",
+        DqReason::ProtocolError,
+        "stdout carries the protocol's lines alone: write the bot's own messages to stderr",
+    );
 }
 
 #[test]
 fn garbage_is_a_protocol_error_quoting_the_line() {
-    check("garbage", DqReason::ProtocolError, "`this is not json`");
+    check(
+        "garbage",
+        DqReason::ProtocolError,
+        "sent `this is not json` in answer to `",
+    );
+    check(
+        "garbage",
+        DqReason::ProtocolError,
+        "; stdout carries the protocol's lines alone: write the bot's own messages to stderr",
+    );
 }
 
 #[test]

@@ -46,7 +46,11 @@ impl JsonlBot {
         let theirs: Hello = serde_json::from_str(&line).map_err(|e| {
             Fault::new(
                 DqReason::ProtocolError,
-                format!("sent `{}` instead of a hello ({e})", clip(&line)),
+                format!(
+                    "sent `{}` instead of a hello ({e}){}",
+                    clip(&line),
+                    not_json(&line)
+                ),
             )
         })?;
         theirs
@@ -74,12 +78,23 @@ impl JsonlBot {
             Fault::new(
                 DqReason::ProtocolError,
                 format!(
-                    "sent `{}` in answer to `{}` ({e})",
+                    "sent `{}` in answer to `{}` ({e}){}",
                     clip(&line),
-                    request.kind()
+                    request.kind(),
+                    not_json(&line)
                 ),
             )
         })
+    }
+}
+
+/// What to do about a line that is not JSON at all: most often a bot's own
+/// debugging `print`, which belongs on stderr (kept for the game record).
+fn not_json(line: &str) -> &'static str {
+    if serde_json::from_str::<serde::de::IgnoredAny>(line).is_ok() {
+        ""
+    } else {
+        "; stdout carries the protocol's lines alone: write the bot's own messages to stderr"
     }
 }
 
@@ -94,5 +109,18 @@ impl Exchange for JsonlBot {
 
     fn stderr(&self, abandoned: bool) -> Option<String> {
         Some(self.process.stderr_text(abandoned))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::not_json;
+
+    #[test]
+    fn only_a_line_that_is_not_json_is_told_of_stderr() {
+        assert_eq!(not_json(r#"{"reply":"pass"}"#), "");
+        assert_eq!(not_json("[1, 2]"), "");
+        assert!(not_json("debug: got None").contains("write the bot's own messages to stderr"));
+        assert!(not_json("{\"cut\":").contains("stderr"));
     }
 }
