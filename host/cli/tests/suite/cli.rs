@@ -1569,10 +1569,27 @@ fn processes_holding(token: &str, except: u32) -> Vec<(u32, String)> {
 fn a_bot_does_not_outlive_a_host_killed_mid_game() {
     // A host killed with SIGKILL (the OOM killer, `kill -9`) drops nothing:
     // a bot that is not reading its stdin (it computes, or it sleeps) would
-    // never see the pipe close, and played on for ever.
-    let token = format!("outlive-{}", std::process::id());
-    let bot = format!("jsonl:python3 -c 'import time; time.sleep(1000)' {token}");
+    // never see the pipe close, and played on for ever. The sandbox's init
+    // ends it.
+    no_bot_outlives_a_killed_host(&[]);
+}
+
+#[test]
+fn an_unsandboxed_bot_and_its_children_do_not_outlive_a_host_killed_mid_game() {
+    // Without the sandbox there is no init: the host's warden kills the
+    // bot's whole process group, the child it forked included.
+    no_bot_outlives_a_killed_host(&["--no-sandbox"]);
+}
+
+/// Starts `clue play` (with `flags`) against a bot that forks and then
+/// sleeps without reading its stdin, kills the host with SIGKILL once both
+/// of the bot's processes run, and asserts that no process holding the
+/// bot's token is left.
+fn no_bot_outlives_a_killed_host(flags: &[&str]) {
+    let token = format!("outlive-{}-{}", std::process::id(), flags.len());
+    let bot = format!("jsonl:python3 -c 'import os, time; os.fork(); time.sleep(1000)' {token}");
     let mut host = Command::new(env!("CARGO_BIN_EXE_clue"))
+        .args(flags)
         .args([
             "play",
             "--variant",
@@ -1588,19 +1605,24 @@ fn a_bot_does_not_outlive_a_host_killed_mid_game() {
         .spawn()
         .expect("the clue binary runs");
     let host_pid = host.id();
-    // The bot itself, not the host's forks that wait for it (their command
-    // line is the host's).
-    let is_bot = |(_, cmdline): &(u32, String)| {
-        cmdline
-            .split_whitespace()
-            .next()
-            .is_some_and(|program| program.ends_with("python3"))
+    // The bot itself and its child, not the host's forks that wait for it
+    // (their command line is the host's).
+    let bots = |found: &[(u32, String)]| {
+        found
+            .iter()
+            .filter(|(_, cmdline)| {
+                cmdline
+                    .split_whitespace()
+                    .next()
+                    .is_some_and(|program| program.ends_with("python3"))
+            })
+            .count()
     };
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    while !processes_holding(&token, host_pid).iter().any(is_bot) {
+    while bots(&processes_holding(&token, host_pid)) < 2 {
         assert!(
             std::time::Instant::now() < deadline,
-            "the bot never started: {:?}",
+            "the bot and its child never both ran: {:?}",
             processes_holding(&token, host_pid)
         );
         std::thread::sleep(std::time::Duration::from_millis(20));
@@ -1617,7 +1639,7 @@ fn a_bot_does_not_outlive_a_host_killed_mid_game() {
             for (pid, _) in &left {
                 let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
             }
-            panic!("processes outlived their host: {left:?}");
+            panic!("processes outlived their host ({flags:?}): {left:?}");
         }
         std::thread::sleep(std::time::Duration::from_millis(20));
     }

@@ -34,6 +34,9 @@ pub struct BotProcess {
     /// When the cgroup's count was last read, and what it said (see
     /// [`BotProcess::cpu_fault`]).
     cpu_read: Option<(Instant, f64)>,
+    /// Killed and reaped already: its process id may since belong to
+    /// another process, whose group a second kill would hit.
+    killed: bool,
 }
 
 impl BotProcess {
@@ -128,6 +131,11 @@ impl BotProcess {
             processes = limits.processes,
             "spawned a contained process"
         );
+        if sandbox.is_none() {
+            // A sandboxed bot dies with its host through its init; an
+            // unsandboxed one has the warden for that.
+            sys::guard(child.id());
+        }
         let stdin = child.stdin.take();
         let lines = match child.stdout.take() {
             Some(stdout) => output::read_lines(stdout, limits.max_line, limits.max_output),
@@ -147,6 +155,7 @@ impl BotProcess {
             sandbox,
             cpu_cap: limits.cpu_seconds,
             cpu_read: None,
+            killed: false,
         })
     }
 
@@ -389,7 +398,17 @@ impl BotProcess {
     /// Kills the whole process group and reaps the bot.
     pub fn kill(&mut self) {
         self.stdin = None;
+        if self.killed {
+            return;
+        }
+        self.killed = true;
         sys::kill_group(self.child.id());
+        if self.sandbox.is_none() {
+            // Released once killed and before it is reaped: the warden
+            // reads every order before the end of its pipe, so it never
+            // kills a group whose id may since be another's.
+            sys::release(self.child.id());
+        }
         if let Some(sandbox) = &self.sandbox {
             sandbox.kill_all();
         }

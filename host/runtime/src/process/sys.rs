@@ -1,10 +1,11 @@
 //! The system calls of the process runtime, through `rustix` where it has
 //! them: the new session, the descriptors closed at `exec` and the resource
 //! limits set in the child between `fork` and `exec`, killing a process
-//! group, and waiting for a child's exit with a time limit. What `rustix`
-//! lacks (`close_range`, the configured CPU count) is the only `unsafe` here
-//! besides `pre_exec` itself. Nothing else in `runtime::process` touches
-//! libc.
+//! group, waiting for a child's exit with a time limit, and the warden that
+//! kills an unsandboxed bot's group when the host dies without dropping it.
+//! What `rustix` lacks (`close_range`, the configured CPU count, `fork` and
+//! the warden's calls after it) is the only `unsafe` here besides
+//! `pre_exec` itself. Nothing else in `runtime::process` touches libc.
 
 use std::io;
 use std::os::fd::BorrowedFd;
@@ -100,6 +101,145 @@ pub fn kill_group(pgid: u32) {
         return; // never signal init's group
     }
     let _ = kill_process_group(pgid, Signal::KILL);
+}
+
+/// Hands the process group `pgid` (an unsandboxed bot, which has no
+/// sandbox init to end it) to the warden, which kills it if the host process
+/// ends before [`release`] is called for it: a host killed without dropping
+/// its bots (`kill -9`, the OOM killer, a crash, a Ctrl-C its handler did
+/// not see) would leave a bot that is not reading its stdin (it computes, or
+/// loops for ever, which is why the host was about to kill it) running on
+/// alone.
+pub fn guard(pgid: u32) {
+    if let Ok(pgid) = i32::try_from(pgid) {
+        tell_warden(pgid);
+    }
+}
+
+/// Takes the process group `pgid` back from the warden: the host has killed
+/// it itself.
+pub fn release(pgid: u32) {
+    if let Ok(pgid) = i32::try_from(pgid) {
+        tell_warden(-pgid);
+    }
+}
+
+/// At most this many groups are guarded at once; a host with more
+/// unsandboxed bots running leaves the others unguarded.
+const WARDEN_GROUPS: usize = 8192;
+
+/// Sends one order (a group to guard, or its negation to release) to the
+/// warden, starting it first. Each order is one 4-byte `write`, which a
+/// pipe never interleaves with another thread's (it is under `PIPE_BUF`).
+/// A warden that cannot be started or has gone leaves the bots unguarded,
+/// as they were before it.
+fn tell_warden(order: i32) {
+    use std::io::Write;
+    static WARDEN: std::sync::OnceLock<Option<std::fs::File>> = std::sync::OnceLock::new();
+    if let Some(mut pipe) = WARDEN.get_or_init(start_warden).as_ref() {
+        let _ = pipe.write_all(&order.to_ne_bytes());
+    }
+}
+
+/// Forks the warden: a process of the host's (without `exec`, for the same
+/// reason as the sandbox's init: the host may be a test binary or a library
+/// user with no program of ours to run) that reads orders from a pipe whose
+/// write end only the host holds (close-on-exec, and closed by every fork
+/// of the host that does not `exec`), so that the pipe ends exactly when
+/// the host process is gone, however it ended; then it kills every group it
+/// still guards, and exits. Not `PR_SET_PDEATHSIG` on the bot: it fires
+/// when the host's *thread* that started the bot ends, and it would spare
+/// the bot's own children.
+///
+/// One warden per host, not one per bot: a fork costs the host's page
+/// tables, and the warden's copy of the host's memory is shared until the
+/// host writes it.
+fn start_warden() -> Option<std::fs::File> {
+    use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+    let mut fds = [0 as libc::c_int; 2];
+    // SAFETY: `pipe2` writes two descriptors into `fds`, a local; on
+    // success each is owned here alone.
+    let (read, write) = unsafe {
+        if libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) != 0 {
+            return None;
+        }
+        (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1]))
+    };
+    // SAFETY: the child runs only `warden`, which makes async-signal-safe
+    // system calls and never returns.
+    match unsafe { libc::fork() } {
+        -1 => None,
+        0 => unsafe { warden(read.as_raw_fd()) },
+        _ => {
+            drop(read);
+            Some(std::fs::File::from(write))
+        }
+    }
+}
+
+/// The warden's life: out of the host's session (a Ctrl-C at the terminal
+/// is the host's to handle), every descriptor but its pipe closed (the
+/// write end among them), it keeps the groups it is told to guard until the
+/// pipe ends, then kills them.
+///
+/// # Safety
+/// Only async-signal-safe system calls: it runs in a fork of a
+/// multithreaded host.
+unsafe fn warden(pipe: libc::c_int) -> ! {
+    let mut groups = [0i32; WARDEN_GROUPS];
+    // SAFETY: plain system calls on integers and on locals.
+    unsafe {
+        if pipe > 0 {
+            libc::syscall(libc::SYS_close_range, 0u32, (pipe - 1) as u32, 0u32);
+        }
+        libc::syscall(libc::SYS_close_range, (pipe + 1) as u32, u32::MAX, 0u32);
+        libc::setsid();
+        libc::prctl(libc::PR_SET_NAME, c"clue-warden".as_ptr());
+        let mut held = 0usize;
+        let mut bytes = [0u8; 4096];
+        let mut carried = 0usize;
+        loop {
+            let got = libc::read(
+                pipe,
+                bytes[carried..].as_mut_ptr().cast(),
+                bytes.len() - carried,
+            );
+            if got == 0 {
+                break;
+            }
+            if got < 0 {
+                if *libc::__errno_location() == libc::EINTR {
+                    continue;
+                }
+                break;
+            }
+            let end = carried + got as usize;
+            let whole = end - end % 4;
+            for order in bytes[..whole].chunks_exact(4) {
+                let order = i32::from_ne_bytes([order[0], order[1], order[2], order[3]]);
+                if order > 0 {
+                    if held < groups.len() {
+                        groups[held] = order;
+                        held += 1;
+                    }
+                } else if let Some(at) = groups[..held]
+                    .iter()
+                    .position(|&g| g == order.wrapping_neg())
+                {
+                    held -= 1;
+                    groups[at] = groups[held];
+                }
+            }
+            bytes.copy_within(whole..end, 0);
+            carried = end - whole;
+        }
+        for &group in &groups[..held] {
+            if group > 1 {
+                libc::kill(-group, libc::SIGKILL);
+            }
+        }
+        libc::_exit(0)
+    }
 }
 
 /// Waits at most `within` for `ready` to be readable (a listener with a
