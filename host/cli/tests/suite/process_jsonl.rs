@@ -131,6 +131,46 @@ fn check(mode: &str, reason: DqReason, detail: &str) {
 #[test]
 fn a_bot_that_never_says_hello_times_out() {
     check("silent", DqReason::Timeout, "no hello within");
+    // It sleeps: nothing suggests a reply stuck in its buffer.
+    let record = game(
+        &GameConfig::new(Variant::Speedclue, 3),
+        &[misbehave("silent")],
+        &strict(),
+    );
+    let said = record.seats[0].detail.clone().unwrap_or_default();
+    assert!(!said.contains("flush"), "{said}");
+}
+
+#[test]
+fn a_bot_waiting_for_input_when_it_owes_a_reply_is_told_to_flush() {
+    check(
+        "waits",
+        DqReason::Timeout,
+        "no reply to `begin-game` within 300 ms; it was waiting to read its stdin, as if it \
+         had answered: a line it printed but did not flush stays in its buffer",
+    );
+}
+
+#[test]
+fn a_python_bot_that_does_not_flush_is_told_how_to() {
+    // The commonest first bot: `print` without `flush=True` works at a
+    // terminal and sits in Python's buffer on a pipe.
+    let bot = "python3 -c 'import sys, json\n\
+print(json.dumps({\"hello\": \"clue-arena\", \"protocol\": \"1.0\", \"name\": \"nb\"}))\n\
+for line in sys.stdin: pass'";
+    let record = game(
+        &GameConfig::new(Variant::Speedclue, 3),
+        &[bot.to_string()],
+        &strict(),
+    );
+    let seat = &record.seats[0];
+    assert_eq!(seat.outcome, Outcome::Disqualified(DqReason::Timeout));
+    let said = seat.detail.clone().unwrap_or_default();
+    assert!(
+        said.starts_with("no hello within 5000 ms; it was waiting to read its stdin")
+            && said.contains("Python's `print(..., flush=True)` or `python3 -u`"),
+        "{said}"
+    );
 }
 
 #[test]

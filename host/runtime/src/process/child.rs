@@ -283,7 +283,11 @@ impl BotProcess {
             if now >= deadline {
                 return Err(Fault::new(
                     DqReason::Timeout,
-                    format!("no {waiting_for} within {} ms", timeout.as_millis()),
+                    format!(
+                        "no {waiting_for} within {} ms{}",
+                        timeout.as_millis(),
+                        self.deadlock_hint()
+                    ),
                 ));
             }
             let slice = (deadline - now).min(POLL);
@@ -311,6 +315,30 @@ impl BotProcess {
                     )),
                 };
             }
+        }
+    }
+
+    /// Why a bot that timed out may have done so, when one of its processes
+    /// is blocked reading its stdin: it waits for the host as the host
+    /// waits for it, which is what a reply written but never flushed looks
+    /// like from outside (a pipe is block-buffered where a terminal is
+    /// line-buffered, and a bot tried at a terminal works). Nothing when it
+    /// computes or sleeps, or when its processes cannot be read.
+    fn deadlock_hint(&self) -> &'static str {
+        use std::os::fd::AsRawFd;
+        let Some(stdin) = &self.stdin else {
+            return "";
+        };
+        let Ok(pipe) = std::fs::read_link(format!("/proc/self/fd/{}", stdin.as_raw_fd())) else {
+            return "";
+        };
+        if reads_stdin(self.child.id(), &pipe) {
+            "; it was waiting to read its stdin, as if it had answered: a line it printed \
+             but did not flush stays in its buffer (stdout is a pipe, not a terminal: flush \
+             after each line, such as Python's `print(..., flush=True)` or `python3 -u`, \
+             C's `fflush(stdout)`, Java's `System.out.flush()`)"
+        } else {
+            ""
         }
     }
 
@@ -429,6 +457,51 @@ impl Drop for BotProcess {
         self.wait_exit(Duration::from_millis(100));
         self.kill();
     }
+}
+
+/// Whether `root` or one of its descendants (at most a few hundred: a
+/// sandboxed bot is the grandchild of the process the host started) has
+/// `pipe` (a `/proc/PID/fd` link's target, `pipe:[INODE]`) as its stdin and
+/// a thread blocked in `read` or `readv` on it. Read from `/proc`, which
+/// lets the host see its own descendants.
+fn reads_stdin(root: u32, pipe: &std::path::Path) -> bool {
+    let mut queue = vec![root];
+    let mut seen = 0;
+    while let Some(pid) = queue.pop() {
+        seen += 1;
+        if seen > 256 {
+            return false;
+        }
+        let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+            continue;
+        };
+        let stdin_is_ours =
+            std::fs::read_link(format!("/proc/{pid}/fd/0")).is_ok_and(|link| link == pipe);
+        for task in tasks.flatten() {
+            let path = task.path();
+            if stdin_is_ours
+                && std::fs::read_to_string(path.join("syscall")).is_ok_and(|call| {
+                    // The call's number, then its arguments: fd 0 first.
+                    let mut words = call.split_whitespace();
+                    words
+                        .next()
+                        .and_then(|number| number.parse().ok())
+                        .is_some_and(sys::is_read)
+                        && words.next() == Some("0x0")
+                })
+            {
+                return true;
+            }
+            if let Ok(children) = std::fs::read_to_string(path.join("children")) {
+                queue.extend(
+                    children
+                        .split_whitespace()
+                        .filter_map(|c| c.parse::<u32>().ok()),
+                );
+            }
+        }
+    }
+    false
 }
 
 /// ` with status 3`, `, killed by signal 11 (SIGSEGV)`, or nothing.

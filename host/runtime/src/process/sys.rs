@@ -302,6 +302,12 @@ pub fn wait_timeout(child: &mut Child, within: Duration) -> io::Result<Option<Ex
     }
 }
 
+/// Whether the system call numbered `number` (as `/proc/PID/syscall` gives
+/// it) is `read` or `readv`.
+pub fn is_read(number: i64) -> bool {
+    number == libc::SYS_read || number == libc::SYS_readv
+}
+
 /// How many CPUs the machine has (configured, not only online or allowed to
 /// this process: a bot's processes may use at most that many seconds of
 /// CPU time per second).

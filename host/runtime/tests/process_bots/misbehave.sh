@@ -9,6 +9,7 @@ case "$1" in
   closes)  read -r h; echo "$HELLO"; read -r r; exec 1>&-; sleep 100 ;;
   exits)   read -r h; echo "$HELLO"; read -r r; exit 3 ;;
   hangs)   read -r h; echo "$HELLO"; read -r r; sleep 100 ;;
+  waits)   read -r h; echo "$HELLO"; read -r r; read -r never ;;
   flood)   read -r h; echo "$HELLO"; read -r r; while :; do echo '{"reply":"ok"}'; done ;;
   longline) read -r h; echo "$HELLO"; read -r r; while :; do printf 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'; done ;;
   complains) read -r h; echo "$HELLO"; read -r r; echo "misbehave: I give up on this request" >&2; exit 5 ;;
