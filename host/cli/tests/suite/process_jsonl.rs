@@ -179,6 +179,21 @@ fn another_protocol_version_is_a_protocol_error() {
 }
 
 #[test]
+fn a_card_given_by_its_name_is_a_protocol_error_that_gives_its_number() {
+    check(
+        "names",
+        DqReason::ProtocolError,
+        "(invalid type: string \"Mr. Green\", expected u16",
+    );
+    check(
+        "names",
+        DqReason::ProtocolError,
+        "; a card is a number, its index into the `setup.deck.cards` of `begin-game`: \
+         `Mr. Green` is ",
+    );
+}
+
+#[test]
 fn a_wrong_hello_is_quoted() {
     check("nothello", DqReason::ProtocolError, "`HELO there`");
     // Most often a debugging `print`: where it belongs is said.

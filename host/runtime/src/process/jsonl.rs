@@ -15,6 +15,9 @@ pub struct JsonlBot {
     limits: ProcessLimits,
     /// The name the bot gave in its hello, once it has.
     name: Option<String>,
+    /// The names of the game's cards, by number, from its `begin-game`: for
+    /// a reply that names a card where the protocol numbers it.
+    cards: Vec<String>,
 }
 
 impl JsonlBot {
@@ -26,6 +29,7 @@ impl JsonlBot {
             process: BotProcess::spawn(&argv, limits)?,
             limits: limits.clone(),
             name: None,
+            cards: Vec::new(),
         }))
     }
 
@@ -71,21 +75,49 @@ impl JsonlBot {
                 format!("sent `{}` unasked", clip(&line)),
             ));
         }
+        if let Request::BeginGame { setup } = request {
+            self.cards = setup.deck.cards.iter().map(|c| c.name.clone()).collect();
+        }
         self.process.send(&wire::encode_request(request))?;
         let what = format!("reply to `{}`", request.kind());
         let line = self.process.recv(self.limits.message, &what)?;
         wire::decode_reply(&line).map_err(|e| {
+            let error = e.to_string();
             Fault::new(
                 DqReason::ProtocolError,
                 format!(
-                    "sent `{}` in answer to `{}` ({e}){}",
+                    "sent `{}` in answer to `{}` ({error}){}{}",
                     clip(&line),
                     request.kind(),
-                    not_json(&line)
+                    not_json(&line),
+                    card_by_name(&error, request.kind(), &self.cards)
                 ),
             )
         })
     }
+}
+
+/// What to do about a reply that gave a card by its name (or as the deck's
+/// object) where the protocol gives its number: which number it is, when
+/// the name is one of the game's cards.
+fn card_by_name(error: &str, kind: &str, cards: &[String]) -> String {
+    let named = error
+        .split_once("invalid type: string \"")
+        .and_then(|(_, rest)| rest.split_once("\", expected u16"))
+        .map(|(name, _)| name);
+    if let Some((number, name)) =
+        named.and_then(|name| Some((cards.iter().position(|c| c == name)?, name)))
+    {
+        return format!(
+            "; a card is a number, its index into the `setup.deck.cards` of `begin-game`: \
+             `{name}` is {number}"
+        );
+    }
+    if matches!(kind, "suggest" | "accuse" | "respond") && error.contains("expected u16") {
+        return "; a card is a number, its index into the `setup.deck.cards` of `begin-game`"
+            .to_string();
+    }
+    String::new()
 }
 
 /// What to do about a line that is not JSON at all: most often a bot's own
@@ -114,7 +146,38 @@ impl Exchange for JsonlBot {
 
 #[cfg(test)]
 mod tests {
-    use super::not_json;
+    use super::{card_by_name, not_json};
+
+    #[test]
+    fn a_card_given_by_name_is_numbered() {
+        let cards = ["Miss Scarlet".to_string(), "Mr. Green".to_string()];
+        let said = card_by_name(
+            r#"invalid type: string "Mr. Green", expected u16 at line 1 column 47"#,
+            "suggest",
+            &cards,
+        );
+        assert_eq!(
+            said,
+            "; a card is a number, its index into the `setup.deck.cards` of `begin-game`: \
+             `Mr. Green` is 1"
+        );
+        // Not a card of this game, or the deck's object: the rule alone.
+        for error in [
+            r#"invalid type: string "Green", expected u16 at line 1 column 40"#,
+            "invalid type: map, expected u16 at line 1 column 40",
+        ] {
+            assert_eq!(
+                card_by_name(error, "respond", &cards),
+                "; a card is a number, its index into the `setup.deck.cards` of `begin-game`"
+            );
+        }
+        // A cell's row is a number too, but not a card.
+        assert_eq!(
+            card_by_name(r#"invalid type: string "3", expected u16"#, "move", &cards),
+            ""
+        );
+        assert_eq!(card_by_name("missing field `reply`", "suggest", &cards), "");
+    }
 
     #[test]
     fn only_a_line_that_is_not_json_is_told_of_stderr() {

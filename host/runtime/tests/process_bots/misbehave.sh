@@ -10,6 +10,12 @@ case "$1" in
   exits)   read -r h; echo "$HELLO"; read -r r; exit 3 ;;
   hangs)   read -r h; echo "$HELLO"; read -r r; sleep 100 ;;
   waits)   read -r h; echo "$HELLO"; read -r r; read -r never ;;
+  names)   read -r h; echo "$HELLO"; while read -r r; do case "$r" in
+             *'"request":"suggest"'*) echo '{"reply":"suggest","suggestion":{"cards":["Mr. Green","Rope","Hall"]}}' ;;
+             *'"request":"accuse"'*) echo '{"reply":"accuse","accusation":null}' ;;
+             *'"request":"respond"'*) echo '{"reply":"respond","card":"Rope"}' ;;
+             *) echo '{"reply":"ok"}' ;;
+           esac; done ;;
   flood)   read -r h; echo "$HELLO"; read -r r; while :; do echo '{"reply":"ok"}'; done ;;
   longline) read -r h; echo "$HELLO"; read -r r; while :; do printf 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'; done ;;
   complains) read -r h; echo "$HELLO"; read -r r; echo "misbehave: I give up on this request" >&2; exit 5 ;;
