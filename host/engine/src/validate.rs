@@ -48,8 +48,9 @@ pub enum Violation {
     RepeatedSuggestion(Vec<Card>),
     /// "Cannot disprove" from a seat holding a card of the suggestion.
     HidMatchingCard { matching: Vec<Card> },
-    /// A card shown that is not one of the seat's cards in the suggestion.
-    ShowedOther(Card),
+    /// A card shown that is not one of the seat's cards in the suggestion
+    /// (`matching`, those it could have shown).
+    ShowedOther { card: Card, matching: Vec<Card> },
     /// No accusation where one is required.
     DeclinedAccusation,
     /// An accusation of the wrong shape.
@@ -70,7 +71,7 @@ impl Violation {
             Violation::DeclinedSuggestion if variant == Variant::Framework => DqReason::InvalidMove,
             Violation::DeclinedSuggestion | Violation::Suggestion(_) => DqReason::InvalidSuggestion,
             Violation::RepeatedSuggestion(_) => DqReason::RepeatedSuggestion,
-            Violation::HidMatchingCard { .. } | Violation::ShowedOther(_) => {
+            Violation::HidMatchingCard { .. } | Violation::ShowedOther { .. } => {
                 DqReason::InvalidResponse
             }
             Violation::DeclinedAccusation => DqReason::MissedAccusation,
@@ -99,12 +100,20 @@ impl Violation {
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
-            Violation::HidMatchingCard { .. } => {
-                "said it could not disprove while holding a matching card".to_string()
-            }
-            Violation::ShowedOther(card) => format!(
-                "showed {}, which is not a card it holds from the suggestion",
-                deck.name(*card)
+            Violation::HidMatchingCard { matching } => format!(
+                "said it could not disprove while holding a matching card ({})",
+                numbered(deck, matching)
+            ),
+            Violation::ShowedOther { card, matching } if !deck.contains(*card) => format!(
+                "showed card {}, which the deck does not have (it holds {} from the suggestion)",
+                card.0,
+                numbered(deck, matching)
+            ),
+            Violation::ShowedOther { card, matching } => format!(
+                "showed {} ({}), which is not a card it holds from the suggestion ({})",
+                deck.name(*card),
+                card.0,
+                numbered(deck, matching)
             ),
             Violation::DeclinedAccusation => {
                 "declined an accusation it was required to make".to_string()
@@ -112,6 +121,16 @@ impl Violation {
             Violation::Suicidal(seen) => format!("accused {}", seen.describe(deck)),
         }
     }
+}
+
+/// Cards by name with their numbers, for a bot's author who reads the
+/// numbers in its lines: `Rope (7), Kitchen (13)`.
+fn numbered(deck: &Deck, cards: &[Card]) -> String {
+    cards
+        .iter()
+        .map(|&c| format!("{} ({})", deck.name(c), c.0))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// What is wrong with the cards of a suggestion or an accusation.
@@ -216,7 +235,10 @@ pub fn reply(judge: &Judge, request: &Request, reply: &Reply) -> Result<(), Viol
         }
         (Request::Respond(r), Reply::Respond { card }) => match card {
             Some(card) if r.matching.contains(card) => Ok(()),
-            Some(card) => Err(Violation::ShowedOther(*card)),
+            Some(card) => Err(Violation::ShowedOther {
+                card: *card,
+                matching: r.matching.clone(),
+            }),
             None => Err(Violation::HidMatchingCard {
                 matching: r.matching.clone(),
             }),
@@ -517,7 +539,11 @@ mod tests {
             broken(&respond, &Reply::Respond { card: None }),
             (
                 DqReason::InvalidResponse,
-                "said it could not disprove while holding a matching card".to_string()
+                format!(
+                    "said it could not disprove while holding a matching card ({} ({}))",
+                    deck.name(weapon),
+                    weapon.0
+                )
             )
         );
         assert_eq!(
@@ -525,8 +551,27 @@ mod tests {
             (
                 DqReason::InvalidResponse,
                 format!(
-                    "showed {}, which is not a card it holds from the suggestion",
-                    deck.name(room)
+                    "showed {} ({}), which is not a card it holds from the suggestion ({} ({}))",
+                    deck.name(room),
+                    room.0,
+                    deck.name(weapon),
+                    weapon.0
+                )
+            )
+        );
+        assert_eq!(
+            broken(
+                &respond,
+                &Reply::Respond {
+                    card: Some(Card(200))
+                }
+            ),
+            (
+                DqReason::InvalidResponse,
+                format!(
+                    "showed card 200, which the deck does not have (it holds {} ({}) from the suggestion)",
+                    deck.name(weapon),
+                    weapon.0
                 )
             )
         );

@@ -194,13 +194,17 @@ fn to_person(violation: &Violation, deck: &Deck) -> String {
                 cards.iter().map(name).collect::<Vec<_>>().join(" and ")
             ),
         },
-        Violation::ShowedOther(card) if !deck.contains(*card) => {
+        Violation::ShowedOther { card, .. } if !deck.contains(*card) => {
             format!("there is no card {card}")
         }
-        Violation::ShowedOther(card) => format!(
-            "you cannot show {}: show one of your cards in the suggestion",
-            name(card)
-        ),
+        Violation::ShowedOther { card, matching } => match matching.as_slice() {
+            [one] => format!("you cannot show {}: show {}", name(card), name(one)),
+            cards => format!(
+                "you cannot show {}: show one of {}",
+                name(card),
+                cards.iter().map(name).collect::<Vec<_>>().join(" and ")
+            ),
+        },
         Violation::DeclinedAccusation => "you must accuse now".to_string(),
         Violation::Accusation(shape) => format!("that accusation {}", shape.describe(deck)),
         Violation::Suicidal(seen) => {
@@ -243,12 +247,29 @@ mod tests {
             format!("you hold {p} and {w}: show one of them")
         );
         assert_eq!(
-            said(Violation::ShowedOther(Card(200))),
+            said(Violation::ShowedOther {
+                card: Card(200),
+                matching: vec![person]
+            }),
             "there is no card #200"
         );
         assert_eq!(
-            said(Violation::ShowedOther(weapon)),
-            format!("you cannot show {w}: show one of your cards in the suggestion")
+            said(Violation::ShowedOther {
+                card: weapon,
+                matching: vec![person]
+            }),
+            format!("you cannot show {w}: show {p}")
+        );
+        let room = deck.of(Category::Room)[0];
+        assert_eq!(
+            said(Violation::ShowedOther {
+                card: weapon,
+                matching: vec![person, room]
+            }),
+            format!(
+                "you cannot show {w}: show one of {p} and {}",
+                deck.name(room)
+            )
         );
         assert_eq!(
             said(Violation::Suggestion(Shape::Category {
