@@ -93,12 +93,8 @@ impl Violation {
             Violation::DeclinedSuggestion => "declined a suggestion the turn requires".to_string(),
             Violation::Suggestion(shape) | Violation::Accusation(shape) => shape.describe(deck),
             Violation::RepeatedSuggestion(cards) => format!(
-                "repeated its suggestion {}",
-                cards
-                    .iter()
-                    .map(|&c| deck.name(c))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                "repeated its suggestion {}, which the contest rules forbid",
+                numbered(deck, cards)
             ),
             Violation::HidMatchingCard { matching } => format!(
                 "said it could not disprove while holding a matching card ({})",
@@ -515,16 +511,20 @@ mod tests {
         let again = Reply::Suggest {
             suggestion: Some(made.clone()),
         };
-        // The record names the cards, as a person reads them.
+        // The record names the cards, as a person reads them, and numbers
+        // them, as the bot wrote them.
         assert_eq!(
             broken(&suggest(false), &again),
             (
                 DqReason::RepeatedSuggestion,
                 format!(
-                    "repeated its suggestion {}, {}, {}",
+                    "repeated its suggestion {} ({}), {} ({}), {} ({}), which the contest rules forbid",
                     deck.name(person),
+                    person.0,
                     deck.name(weapon),
-                    deck.name(room)
+                    weapon.0,
+                    deck.name(room),
+                    room.0
                 )
             )
         );
