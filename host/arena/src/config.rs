@@ -233,6 +233,60 @@ impl RawOptions {
     }
 }
 
+/// The sections of the file whose fields one may write a level too high,
+/// with their fields: `games:` at the top level, where it belongs under
+/// `schedule:`.
+const SECTIONS: [(&str, &[&str]); 3] = [
+    (
+        "options",
+        &[
+            "max_rounds",
+            "items",
+            "hidden",
+            "rooms",
+            "query_limit",
+            "contest_rules",
+            "width",
+            "persons",
+            "weapons",
+            "layout",
+            "setup",
+            "table",
+        ],
+    ),
+    ("schedule", &["kind", "repeats", "games"]),
+    ("limits", &["time_per_call_ms", "fuel", "memory_mb"]),
+];
+
+/// Where a field the parser calls unknown belongs, when it is a field of a
+/// section the place it was written has (the parser's message lists that
+/// place's fields): `; `games` is a field of `schedule:`, indented under it`.
+/// A bot's `spec:` (the command line's `KIND:TARGET`) is told how a file
+/// writes it.
+fn misplaced(message: &str) -> String {
+    let Some((field, rest)) = message
+        .strip_prefix("unknown field `")
+        .and_then(|rest| rest.split_once('`'))
+    else {
+        return String::new();
+    };
+    let Some((_, list)) = rest.split_once("expected one of ") else {
+        return String::new();
+    };
+    // The list ends where a "did you mean" begins.
+    let here: Vec<&str> = list.split(':').next().unwrap_or(list).split(", ").collect();
+    if field == "spec" && here.contains(&"kind") {
+        return "; a bot's `KIND:TARGET` is written `kind: KIND` with `command: TARGET` (a \
+                process bot) or `path: TARGET` (a native or wasm file)"
+            .to_string();
+    }
+    SECTIONS
+        .iter()
+        .find(|(section, fields)| here.contains(section) && fields.contains(&field))
+        .map(|(section, _)| format!("; `{field}` is a field of `{section}:`, indented under it"))
+        .unwrap_or_default()
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawSchedule {
@@ -273,7 +327,8 @@ pub fn parse(text: &str, file: &str, base_dir: &Path) -> Result<Tournament, File
     let err = |pos: Pos, message: String| FileError::at(file, pos, message);
     let raw: RawFile = serde_saphyr::from_str(text).map_err(|e| {
         let (pos, message) = crate::span::yaml_error(&e, text);
-        err(pos, message)
+        let hint = misplaced(&message);
+        err(pos, message + &hint)
     })?;
 
     let variant: Variant = raw.variant.value.parse().map_err(|_| {
@@ -636,6 +691,57 @@ pub fn too_many_at_once(n: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_field_written_a_level_too_high_is_told_where_it_belongs() {
+        let error = |text: &str| {
+            parse(text, "t.yaml", Path::new("."))
+                .err()
+                .expect("refused")
+                .to_string()
+        };
+        let bots = "bots:\n  - name: nb\n    kind: builtin\n    path: notebook\n";
+        assert_eq!(
+            error(&format!("variant: speedclue\ngames: 6\n{bots}")),
+            "t.yaml:2:1: unknown field `games`, expected one of variant, players, options, \
+             seed, concurrency, limits, sandbox, store, schedule, sweep, bots; `games` is a \
+             field of `schedule:`, indented under it"
+        );
+        assert!(
+            error(&format!("variant: speedclue\nmax_rounds: 9\n{bots}"))
+                .ends_with("; `max_rounds` is a field of `options:`, indented under it")
+        );
+        // A bot's own limits.
+        assert!(
+            error("variant: speedclue\nbots:\n  - name: nb\n    kind: builtin\n    fuel: 9\n")
+                .ends_with("; `fuel` is a field of `limits:`, indented under it")
+        );
+        assert!(
+            error("variant: speedclue\nbots:\n  - name: nb\n    spec: builtin:notebook\n")
+                .ends_with("; a bot's `KIND:TARGET` is written `kind: KIND` with `command: TARGET` (a process bot) or `path: TARGET` (a native or wasm file)")
+        );
+        // A field of no section: the parser's words alone.
+        assert!(error(&format!("variant: speedclue\nrounds: 9\n{bots}")).ends_with("sweep, bots"));
+    }
+
+    #[test]
+    fn the_sections_fields_are_fields_of_those_sections() {
+        for (section, fields) in SECTIONS {
+            for field in fields {
+                let text = format!("{field}: null\n");
+                let read = match section {
+                    "options" => serde_saphyr::from_str::<RawOptions>(&text).err(),
+                    "schedule" if *field == "kind" => None,
+                    "schedule" => {
+                        serde_saphyr::from_str::<RawSchedule>(&format!("kind: random\n{text}"))
+                            .err()
+                    }
+                    _ => serde_saphyr::from_str::<Limits>(&text).err(),
+                };
+                assert!(read.is_none(), "{section}.{field}: {read:?}");
+            }
+        }
+    }
 
     #[test]
     fn a_file_error_without_a_line_names_only_the_file() {
