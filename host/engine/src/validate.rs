@@ -88,10 +88,16 @@ impl Violation {
                 format!("answered a `{request}` request with a `{reply}` reply")
             }
             Violation::NotATarget { to, targets } => {
-                format!("moved to {to:?}, which is not one of the {targets} targets")
+                let to = match to {
+                    Position::Cell { row, col } => format!("the cell at row {row}, column {col}"),
+                    Position::Room(room) => format!("the room {} ({})", deck.name(*room), room.0),
+                };
+                format!("moved to {to}, which is not one of the {targets} targets")
             }
             Violation::DeclinedSuggestion => "declined a suggestion the turn requires".to_string(),
-            Violation::Suggestion(shape) | Violation::Accusation(shape) => shape.describe(deck),
+            Violation::Suggestion(shape) | Violation::Accusation(shape) => {
+                shape.describe_numbered(deck)
+            }
             Violation::RepeatedSuggestion(cards) => format!(
                 "repeated its suggestion {}, which the contest rules forbid",
                 numbered(deck, cards)
@@ -195,6 +201,28 @@ impl Shape {
             Shape::Items { named, hidden } => {
                 format!("guessed {named} items; the envelope holds {hidden} distinct items")
             }
+        }
+    }
+
+    /// The problem as [`Shape::describe`] gives it, each card it names
+    /// followed by its number, as a bot wrote it: `named Colonel Mustard (1)
+    /// where a weapon belongs`.
+    pub fn describe_numbered(&self, deck: &Deck) -> String {
+        match self {
+            Shape::Category { card, want } => format!(
+                "named {} ({}) where a {} belongs",
+                deck.name(*card),
+                card.0,
+                want.name()
+            ),
+            Shape::Room { named, room } => format!(
+                "suggested the room {} ({}), but must name {} ({})",
+                deck.name(*named),
+                named.0,
+                deck.name(*room),
+                room.0
+            ),
+            other => other.describe(deck),
         }
     }
 }
@@ -468,7 +496,8 @@ mod tests {
             broken(&moves, &Reply::Move { to: elsewhere }),
             (
                 DqReason::InvalidMove,
-                format!("moved to {elsewhere:?}, which is not one of the 1 targets")
+                "moved to the cell at row 0, column 0, which is not one of the 1 targets"
+                    .to_string()
             )
         );
         assert_eq!(
@@ -505,7 +534,11 @@ mod tests {
             broken(&suggest(false), &backwards),
             (
                 DqReason::InvalidSuggestion,
-                format!("named {} where a person belongs", deck.name(weapon))
+                format!(
+                    "named {} ({}) where a person belongs",
+                    deck.name(weapon),
+                    weapon.0
+                )
             )
         );
         let again = Reply::Suggest {
