@@ -427,14 +427,18 @@ impl Store {
         self.db.games()
     }
 
+    /// How many games the stored schedule holds, once one is written.
+    fn scheduled(&self) -> Result<Option<u64>, StoreError> {
+        Ok(self
+            .db
+            .get("scheduled")?
+            .and_then(|n| n.parse::<u64>().ok()))
+    }
+
     /// The stored game log of game `index`.
     pub fn log(&self, index: u64) -> Result<GameLog, StoreError> {
         let Some(blob) = self.db.log_blob(index)? else {
-            let scheduled = self
-                .db
-                .get("scheduled")?
-                .and_then(|n| n.parse::<u64>().ok());
-            let why = match scheduled {
+            let why = match self.scheduled()? {
                 Some(0) | None => String::new(),
                 Some(n) if index >= n => format!(": its tournament's games are 0 to {}", n - 1),
                 Some(_) => ": it is not played yet (`clue tournament resume` plays it)".into(),

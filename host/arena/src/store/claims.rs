@@ -120,10 +120,7 @@ impl Store {
     /// where the file is, for workers. `bind` first.
     pub fn write_schedule(&mut self, t: &Tournament) -> Result<u64, StoreError> {
         let games = schedule(t);
-        let written = self
-            .db
-            .get("scheduled")?
-            .and_then(|n| n.parse::<u64>().ok());
+        let written = self.scheduled()?;
         if written != Some(games.len() as u64) {
             let rows: Vec<ScheduleInsert> = games
                 .iter()
@@ -209,11 +206,7 @@ impl Store {
 
     /// Games done and in play, and each worker's throughput.
     pub fn progress(&self) -> Result<Progress, StoreError> {
-        let scheduled = self
-            .db
-            .get("scheduled")?
-            .and_then(|n| n.parse::<u64>().ok())
-            .unwrap_or(0);
+        let scheduled = self.scheduled()?.unwrap_or(0);
         let rows = self.db.progress()?;
         let mut workers: Vec<WorkerProgress> = rows
             .workers
