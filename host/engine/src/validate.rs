@@ -222,6 +222,9 @@ impl Shape {
                 deck.name(*room),
                 room.0
             ),
+            Shape::NoTarget => "named no opponent to interrogate (a generalized suggestion's \
+                                `target`, one of the request's `opponents`)"
+                .to_string(),
             other => other.describe(deck),
         }
     }
@@ -540,6 +543,11 @@ mod tests {
                     weapon.0
                 )
             )
+        );
+        assert_eq!(
+            Violation::Suggestion(Shape::NoTarget).detail(&deck),
+            "named no opponent to interrogate (a generalized suggestion's `target`, one of the \
+             request's `opponents`)"
         );
         let again = Reply::Suggest {
             suggestion: Some(made.clone()),
