@@ -694,11 +694,9 @@ mod tests {
 
     #[test]
     fn a_field_written_a_level_too_high_is_told_where_it_belongs() {
-        let error = |text: &str| {
-            parse(text, "t.yaml", Path::new("."))
-                .err()
-                .expect("refused")
-                .to_string()
+        let error = |text: &str| match parse(text, "t.yaml", Path::new(".")) {
+            Ok(_) => panic!("accepted: {text}"),
+            Err(e) => e.to_string(),
         };
         let bots = "bots:\n  - name: nb\n    kind: builtin\n    path: notebook\n";
         assert_eq!(
