@@ -90,7 +90,7 @@ impl Violation {
             Violation::NotATarget { to, targets } => {
                 let to = match to {
                     Position::Cell { row, col } => format!("the cell at row {row}, column {col}"),
-                    Position::Room(room) => format!("the room {} ({})", deck.name(*room), room.0),
+                    Position::Room(room) => format!("the room {}", numbered_card(deck, *room)),
                 };
                 format!("moved to {to}, which is not one of the {targets} targets")
             }
@@ -112,9 +112,8 @@ impl Violation {
                 numbered(deck, matching)
             ),
             Violation::ShowedOther { card, matching } => format!(
-                "showed {} ({}), which is not a card it holds from the suggestion ({})",
-                deck.name(*card),
-                card.0,
+                "showed {}, which is not a card it holds from the suggestion ({})",
+                numbered_card(deck, *card),
                 numbered(deck, matching)
             ),
             Violation::DeclinedAccusation => {
@@ -130,9 +129,14 @@ impl Violation {
 fn numbered(deck: &Deck, cards: &[Card]) -> String {
     cards
         .iter()
-        .map(|&c| format!("{} ({})", deck.name(c), c.0))
+        .map(|&c| numbered_card(deck, c))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// One card by name with its number: `Rope (7)`.
+fn numbered_card(deck: &Deck, card: Card) -> String {
+    format!("{} ({})", deck.name(card), card.0)
 }
 
 /// What is wrong with the cards of a suggestion or an accusation.
@@ -168,6 +172,23 @@ impl Shape {
     /// The problem, as the end of a sentence about the cards' maker:
     /// `named the Rope where a person belongs`.
     pub fn describe(&self, deck: &Deck) -> String {
+        self.told(&|card| deck.name(card).to_string())
+    }
+
+    /// The problem as [`Shape::describe`] gives it, each card it names
+    /// followed by its number, as a bot wrote it: `named Colonel Mustard (1)
+    /// where a weapon belongs`.
+    pub fn describe_numbered(&self, deck: &Deck) -> String {
+        match self {
+            Shape::NoTarget => "named no opponent to interrogate (a generalized suggestion's \
+                                `target`, one of the request's `opponents`)"
+                .to_string(),
+            _ => self.told(&|card| numbered_card(deck, card)),
+        }
+    }
+
+    /// The problem, each card it names as `name` gives it.
+    fn told(&self, name: &dyn Fn(Card) -> String) -> String {
         match self {
             Shape::NotInDeck(card) => format!("named card {card}, which is not in the deck"),
             Shape::NoTarget => "named no opponent to interrogate".to_string(),
@@ -191,41 +212,16 @@ impl Shape {
                     .join(", one ")
             ),
             Shape::Category { card, want } => {
-                format!("named {} where a {} belongs", deck.name(*card), want.name())
+                format!("named {} where a {} belongs", name(*card), want.name())
             }
             Shape::Room { named, room } => format!(
                 "suggested the room {}, but must name {}",
-                deck.name(*named),
-                deck.name(*room)
+                name(*named),
+                name(*room)
             ),
             Shape::Items { named, hidden } => {
                 format!("guessed {named} items; the envelope holds {hidden} distinct items")
             }
-        }
-    }
-
-    /// The problem as [`Shape::describe`] gives it, each card it names
-    /// followed by its number, as a bot wrote it: `named Colonel Mustard (1)
-    /// where a weapon belongs`.
-    pub fn describe_numbered(&self, deck: &Deck) -> String {
-        match self {
-            Shape::Category { card, want } => format!(
-                "named {} ({}) where a {} belongs",
-                deck.name(*card),
-                card.0,
-                want.name()
-            ),
-            Shape::Room { named, room } => format!(
-                "suggested the room {} ({}), but must name {} ({})",
-                deck.name(*named),
-                named.0,
-                deck.name(*room),
-                room.0
-            ),
-            Shape::NoTarget => "named no opponent to interrogate (a generalized suggestion's \
-                                `target`, one of the request's `opponents`)"
-                .to_string(),
-            other => other.describe(deck),
         }
     }
 }

@@ -189,10 +189,7 @@ unsafe fn warden(pipe: libc::c_int) -> ! {
     let mut groups = [0i32; WARDEN_GROUPS];
     // SAFETY: plain system calls on integers and on locals.
     unsafe {
-        if pipe > 0 {
-            libc::syscall(libc::SYS_close_range, 0u32, (pipe - 1) as u32, 0u32);
-        }
-        libc::syscall(libc::SYS_close_range, (pipe + 1) as u32, u32::MAX, 0u32);
+        crate::sandbox::close_all_but(&[pipe]);
         libc::setsid();
         libc::prctl(libc::PR_SET_NAME, c"clue-warden".as_ptr());
         let mut held = 0usize;

@@ -67,6 +67,9 @@ mod probe;
 mod seccomp;
 mod sys;
 
+/// Also the warden's, in `process/sys.rs`.
+pub(crate) use sys::close_all_but;
+
 pub use paths::{lexically_normal, program_file, seen_by_every_bot};
 pub use probe::{Layer, host_uid, landlock_abi, layers};
 

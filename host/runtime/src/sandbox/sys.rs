@@ -380,7 +380,7 @@ fn lifeline() -> libc::c_int {
 ///
 /// # Safety
 /// Only `close_range`: safe between `fork` and `exec`.
-unsafe fn close_all_but(keep: &[libc::c_int]) {
+pub(crate) unsafe fn close_all_but(keep: &[libc::c_int]) {
     let mut from: u32 = 0;
     for &fd in keep.iter().filter(|&&fd| fd >= 0) {
         let fd = fd as u32;
