@@ -332,7 +332,7 @@ impl BotProcess {
         let Ok(pipe) = std::fs::read_link(format!("/proc/self/fd/{}", stdin.as_raw_fd())) else {
             return "";
         };
-        if reads_stdin(self.child.id(), &pipe) {
+        if blocked_reading(self.child.id(), &pipe) {
             "; it was waiting to read its stdin, as if it had answered: a line it printed \
              but did not flush stays in its buffer (stdout is a pipe, not a terminal: flush \
              after each line, such as Python's `print(..., flush=True)` or `python3 -u`, \
@@ -385,6 +385,35 @@ impl BotProcess {
             self.exited = Some(status);
         }
         self.exited
+    }
+
+    /// Whether one of the bot's processes is blocked reading the file
+    /// `file` names (see [`blocked_reading`]); never once it was killed.
+    pub fn blocked_reading(&self, file: &std::path::Path) -> bool {
+        !self.killed && self.exited.is_none() && blocked_reading(self.child.id(), file)
+    }
+
+    /// The bot's end of `stream`, a loopback TCP connection the host
+    /// accepted from it, named as its `/proc/PID/fd` link names it
+    /// (`socket:[INODE]`): the row of the TCP tables of the bot's network
+    /// namespace (`/proc/PID/net/tcp`, and `tcp6`, where a Java bot's
+    /// dual-stack socket is) whose local address is the stream's peer and
+    /// whose remote address is the stream's own. (One row of two tables:
+    /// the `procfs` crate would bring its whole model of `/proc`.)
+    pub fn socket_end(&self, stream: &std::net::TcpStream) -> Option<std::path::PathBuf> {
+        let (ours, theirs) = (stream.local_addr().ok()?, stream.peer_addr().ok()?);
+        ["tcp", "tcp6"].iter().find_map(|table| {
+            let table =
+                std::fs::read_to_string(format!("/proc/{}/net/{table}", self.child.id())).ok()?;
+            table.lines().skip(1).find_map(|row| {
+                // `sl local_address rem_address st ... uid timeout inode ...`
+                let words: Vec<&str> = row.split_whitespace().collect();
+                (words.len() > 9
+                    && tcp_address(words[1]) == Some(theirs)
+                    && tcp_address(words[2]) == Some(ours))
+                .then(|| format!("socket:[{}]", words[9]).into())
+            })
+        })
     }
 
     /// A crash fault if the bot has exited (reaping it).
@@ -460,11 +489,13 @@ impl Drop for BotProcess {
 }
 
 /// Whether `root` or one of its descendants (at most a few hundred: a
-/// sandboxed bot is the grandchild of the process the host started) has
-/// `pipe` (a `/proc/PID/fd` link's target, `pipe:[INODE]`) as its stdin and
-/// a thread blocked in `read` or `readv` on it. Read from `/proc`, which
-/// lets the host see its own descendants.
-fn reads_stdin(root: u32, pipe: &std::path::Path) -> bool {
+/// sandboxed bot is the grandchild of the process the host started) has a
+/// thread blocked reading (`read`, `readv`, `recvfrom`, `recvmsg`) a
+/// descriptor that is `file` (a `/proc/PID/fd` link's target:
+/// `pipe:[INODE]`, `socket:[INODE]`). Read from `/proc`, which lets the
+/// host see its own descendants. A thread waiting in `poll`, `select` or
+/// `epoll_wait` is not seen: those name no single descriptor.
+fn blocked_reading(root: u32, file: &std::path::Path) -> bool {
     let mut queue = vec![root];
     let mut seen = 0;
     while let Some(pid) = queue.pop() {
@@ -475,19 +506,13 @@ fn reads_stdin(root: u32, pipe: &std::path::Path) -> bool {
         let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
             continue;
         };
-        let stdin_is_ours =
-            std::fs::read_link(format!("/proc/{pid}/fd/0")).is_ok_and(|link| link == pipe);
         for task in tasks.flatten() {
             let path = task.path();
-            if stdin_is_ours
-                && std::fs::read_to_string(path.join("syscall")).is_ok_and(|call| {
-                    // The call's number, then its arguments: fd 0 first.
-                    let mut words = call.split_whitespace();
-                    words
-                        .next()
-                        .and_then(|number| number.parse().ok())
-                        .is_some_and(sys::is_read)
-                        && words.next() == Some("0x0")
+            if std::fs::read_to_string(path.join("syscall"))
+                .ok()
+                .and_then(|call| read_call_fd(&call))
+                .is_some_and(|fd| {
+                    std::fs::read_link(format!("/proc/{pid}/fd/{fd}")).is_ok_and(|l| l == file)
                 })
             {
                 return true;
@@ -502,6 +527,47 @@ fn reads_stdin(root: u32, pipe: &std::path::Path) -> bool {
         }
     }
     false
+}
+
+/// The descriptor a thread is reading, from its `/proc/PID/task/TID/syscall`
+/// line (the call's number, then its arguments in hexadecimal, the
+/// descriptor first); `None` when it is in no reading call.
+fn read_call_fd(call: &str) -> Option<u64> {
+    let mut words = call.split_whitespace();
+    let number: i64 = words.next()?.parse().ok()?;
+    if !sys::is_read(number) {
+        return None;
+    }
+    u64::from_str_radix(words.next()?.strip_prefix("0x")?, 16).ok()
+}
+
+/// An address as `/proc/net/tcp` and `tcp6` write it: `0100007F:1F90` for
+/// 127.0.0.1:8080 (the address as the kernel holds it, in network byte
+/// order, printed as native-endian 32-bit numbers, one for IPv4, four for
+/// IPv6; the port in hexadecimal). An IPv4 address mapped into IPv6
+/// (`::ffff:127.0.0.1`, a dual-stack socket's) is given as IPv4.
+fn tcp_address(text: &str) -> Option<std::net::SocketAddr> {
+    use std::net::{IpAddr, Ipv6Addr};
+    let (ip, port) = text.split_once(':')?;
+    let port = u16::from_str_radix(port, 16).ok()?;
+    let word = |i: usize| {
+        ip.get(i * 8..i * 8 + 8)
+            .and_then(|w| u32::from_str_radix(w, 16).ok())
+            .map(u32::to_ne_bytes)
+    };
+    let ip = match ip.len() {
+        8 => IpAddr::from(word(0)?),
+        32 => {
+            let mut bytes = [0u8; 16];
+            for i in 0..4 {
+                bytes[i * 4..i * 4 + 4].copy_from_slice(&word(i)?);
+            }
+            let v6 = Ipv6Addr::from(bytes);
+            v6.to_ipv4_mapped().map_or(IpAddr::V6(v6), IpAddr::V4)
+        }
+        _ => return None,
+    };
+    Some(std::net::SocketAddr::new(ip, port))
 }
 
 /// ` with status 3`, `, killed by signal 11 (SIGSEGV)`, or nothing.
@@ -608,7 +674,63 @@ fn whole(piece: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::anchored;
+    use super::{anchored, read_call_fd, tcp_address};
+
+    #[test]
+    fn a_tcp_table_address_is_read_as_the_kernel_writes_it() {
+        // The loopback address on this (little-endian) machine, as
+        // `/proc/net/tcp` prints it.
+        let loopback = if cfg!(target_endian = "little") {
+            "0100007F"
+        } else {
+            "7F000001"
+        };
+        assert_eq!(
+            tcp_address(&format!("{loopback}:1F90")),
+            Some("127.0.0.1:8080".parse().unwrap())
+        );
+        // `tcp6`: `::ffff:127.0.0.1` (a dual-stack socket's) is IPv4; `::1` is not.
+        let (mapped, one) = if cfg!(target_endian = "little") {
+            (
+                "0000000000000000FFFF00000100007F",
+                "00000000000000000000000001000000",
+            )
+        } else {
+            (
+                "00000000000000000000FFFF7F000001",
+                "00000000000000000000000000000001",
+            )
+        };
+        assert_eq!(
+            tcp_address(&format!("{mapped}:1F90")),
+            Some("127.0.0.1:8080".parse().unwrap())
+        );
+        assert_eq!(
+            tcp_address(&format!("{one}:0016")),
+            Some("[::1]:22".parse().unwrap())
+        );
+        assert_eq!(tcp_address("0100007F"), None);
+        assert_eq!(tcp_address("0100007F0:1F90"), None);
+        assert_eq!(tcp_address("0100007F:port"), None);
+        assert_eq!(tcp_address("not-hex:1F90"), None);
+    }
+
+    #[test]
+    fn a_reading_call_gives_its_descriptor() {
+        // `/proc/PID/syscall`: number, arguments, stack and instruction pointers.
+        let call = |number: i64, fd: &str| {
+            format!("{number} {fd} 0x7ffd1000 0x200 0x0 0x0 0x0 0x7ffd0f00 0x7f0012")
+        };
+        assert_eq!(read_call_fd(&call(libc::SYS_read, "0x0")), Some(0));
+        assert_eq!(read_call_fd(&call(libc::SYS_recvfrom, "0x1a")), Some(26));
+        assert_eq!(read_call_fd(&call(libc::SYS_recvmsg, "0x3")), Some(3));
+        // Writing, waiting on many descriptors, sleeping, or running.
+        assert_eq!(read_call_fd(&call(libc::SYS_write, "0x1")), None);
+        assert_eq!(read_call_fd(&call(libc::SYS_poll, "0x7ffd1000")), None);
+        assert_eq!(read_call_fd(&call(libc::SYS_nanosleep, "0x7ffd1000")), None);
+        assert_eq!(read_call_fd("running"), None);
+        assert_eq!(read_call_fd("-1 0x7ffd0f00 0x7f0012"), None);
+    }
 
     #[test]
     fn relative_paths_of_a_command_line_are_given_whole() {

@@ -102,8 +102,9 @@ pub struct SpeedclueBot {
     connection: Option<(TcpStream, Receiver<Output>)>,
     /// What the bot sent and is not yet a whole message.
     framer: Framer,
-    /// The bot ended `ID alive` with a newline: it is sent lines too.
-    lines: bool,
+    /// Whether the bot ended `ID alive` with a newline, and so is sent
+    /// lines too; `None` until it has said `ID alive`.
+    lines: Option<bool>,
     /// The last suggestion made, for the `suggestion` line that reports its answer.
     last: Option<(Seat, Suggestion)>,
 }
@@ -134,7 +135,7 @@ impl SpeedclueBot {
             id,
             connection: None,
             framer: Framer::default(),
-            lines: false,
+            lines: None,
             last: None,
         }))
     }
@@ -184,7 +185,7 @@ impl SpeedclueBot {
         self.connection = Some((stream, chunks));
         let expected = format!("{} alive", self.id);
         let alive = self.recv(self.limits.startup, "`ID alive`", &[expected.len()])?;
-        self.lines = alive.ended_by_newline;
+        self.lines = Some(alive.ended_by_newline);
         let alive = alive.text;
         // The contest's server compares case-insensitively (`equalsIgnoreCase`).
         if !alive.trim().eq_ignore_ascii_case(&expected) {
@@ -202,7 +203,7 @@ impl SpeedclueBot {
         };
         stream
             .write_all(
-                if self.lines {
+                if self.lines == Some(true) {
                     format!("{line}\n")
                 } else {
                     line.to_string()
@@ -250,7 +251,11 @@ impl SpeedclueBot {
             if now >= deadline {
                 return Err(Fault::new(
                     DqReason::Timeout,
-                    format!("no {waiting_for} within {} ms", timeout.as_millis()),
+                    format!(
+                        "no {waiting_for} within {} ms{}",
+                        timeout.as_millis(),
+                        self.deadlock_hint()
+                    ),
                 ));
             }
             match lines.recv_timeout((deadline - now).min(Duration::from_millis(20))) {
@@ -293,6 +298,40 @@ impl SpeedclueBot {
                 return Err(fault);
             }
         }
+    }
+
+    /// Why a bot that timed out may have done so, when one of its processes
+    /// is blocked reading its end of the connection: it waits for the host
+    /// as the host waits for it. That is what an answer written but never
+    /// flushed looks like from outside, or a bot reading whole lines that is
+    /// sent bare messages. Nothing when it computes or sleeps, waits in
+    /// `poll` or `select`, or cannot be read.
+    fn deadlock_hint(&self) -> String {
+        let Some((stream, _)) = &self.connection else {
+            return String::new();
+        };
+        if !self
+            .process
+            .socket_end(stream)
+            .is_some_and(|end| self.process.blocked_reading(&end))
+        {
+            return String::new();
+        }
+        let mut hint = String::from(
+            "; it was waiting to read its connection, as if it had answered: a message it \
+             wrote but did not flush stays in its buffer (flush after each message, such as \
+             Java's `out.flush()` or a `new PrintWriter(socket.getOutputStream(), true)` \
+             written with `println` or `format`, Python's `flush()` on a `makefile` writer \
+             or `sendall`, C's `fflush`)",
+        );
+        if self.lines == Some(false) {
+            hint.push_str(
+                "; or it reads whole lines: its `ID alive` had no newline, so it is sent \
+                 messages without one, as the contest's server sends them (end `ID alive` \
+                 with a newline to be sent lines)",
+            );
+        }
+        hint
     }
 
     /// Sends `line` and returns the bot's answer.

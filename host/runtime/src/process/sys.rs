@@ -300,9 +300,17 @@ pub fn wait_timeout(child: &mut Child, within: Duration) -> io::Result<Option<Ex
 }
 
 /// Whether the system call numbered `number` (as `/proc/PID/syscall` gives
-/// it) is `read` or `readv`.
+/// it) reads one descriptor named by its first argument: `read` (Java's
+/// socket streams too), `readv`, or for a socket `recvfrom` (what C's
+/// `recv` and Python's `socket.recv` call) and `recvmsg`.
 pub fn is_read(number: i64) -> bool {
-    number == libc::SYS_read || number == libc::SYS_readv
+    [
+        libc::SYS_read,
+        libc::SYS_readv,
+        libc::SYS_recvfrom,
+        libc::SYS_recvmsg,
+    ]
+    .contains(&number)
 }
 
 /// How many CPUs the machine has (configured, not only online or allowed to

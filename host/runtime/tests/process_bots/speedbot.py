@@ -7,7 +7,12 @@ By default it speaks lines, as the contest's Python port's `LineMessager`
 no line terminator (the framing of the contest's Java server). With
 `--buffer --split` it sends each answer of more than one word in two writes
 50 ms apart, cut right after its first word (`suggest` | ` Gr Kn Di`): what
-TCP may do to any message."""
+TCP may do to any message.
+
+Two modes make the mistakes a new author makes, for the host's hint: with
+`--no-flush` it writes its lines to a `makefile('w')` writer it never
+flushes; with `--bare-alive` it reads lines but says `ID alive` without a
+newline (so it is sent bare messages, and its `readline` never returns)."""
 import random
 import socket
 import sys
@@ -21,12 +26,10 @@ CATEGORIES = [SUSPECTS, WEAPONS, ROOMS]
 
 def main():
     args = sys.argv[1:]
-    buffered = args[:1] == ["--buffer"]
-    if buffered:
-        args = args[1:]
-    split = args[:1] == ["--split"]
-    if split:
-        args = args[1:]
+    flags = set()
+    while args and args[0].startswith("--"):
+        flags.add(args.pop(0))
+    buffered, split = "--buffer" in flags, "--split" in flags
     ident, port = args[0], int(args[1])
     conn = socket.create_connection(("127.0.0.1", port))
     conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -48,12 +51,21 @@ def main():
                     return
                 yield msg.rstrip("\0")
         reader = messages()
+    elif "--no-flush" in flags:
+        writer = conn.makefile("w")
+
+        def say(line):
+            writer.write(line + "\n")
+        reader = conn.makefile("r")
     else:
         def say(line):
             conn.sendall((line + "\n").encode())
         reader = conn.makefile("r")
 
-    say(ident + " alive")
+    if "--bare-alive" in flags:
+        conn.sendall((ident + " alive").encode())
+    else:
+        say(ident + " alive")
     me, hand, seen, made, forced = None, set(), set(), set(), None
     rng = random.Random(ident)
     for line in reader:

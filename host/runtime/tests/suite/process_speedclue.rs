@@ -242,3 +242,124 @@ fn two_answers_in_one_read_are_a_protocol_error() {
         "{detail}"
     );
 }
+
+/// The first seat's outcome and detail when `launch` plays it under
+/// `limits` against two built-in bots.
+fn first_seat(launch: &str, limits: &ProcessLimits) -> (Outcome, String) {
+    let bot = SpeedclueBot::spawn(launch, limits).expect("starts");
+    let mut seats: Vec<Box<dyn SeatController>> = vec![
+        Box::new(bot),
+        builtin("notebook").expect("built-in"),
+        builtin("clueless").expect("built-in"),
+    ];
+    let record = play(&GameConfig::new(Variant::Speedclue, 3), 1, &mut seats).expect("valid");
+    (
+        record.seats[0].outcome,
+        record.seats[0].detail.clone().unwrap_or_default(),
+    )
+}
+
+/// A bot that writes to a buffered writer it never flushes sends nothing,
+/// and then waits to read, as the host waits for it: its timeout says so and
+/// how to flush, sandboxed (its connection in its own network namespace) or
+/// not.
+#[test]
+fn a_bot_that_does_not_flush_is_told_to() {
+    for sandbox in [SandboxPolicy::on(), SandboxPolicy::off()] {
+        let quick = ProcessLimits {
+            startup: Duration::from_secs(5),
+            sandbox,
+            ..limits()
+        };
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/process_bots/speedbot.py");
+        let launch = format!("python3 {} --no-flush {{Mute}} %%", script.display());
+        let (outcome, detail) = first_seat(&launch, &quick);
+        assert_eq!(
+            outcome,
+            Outcome::Disqualified(DqReason::Timeout),
+            "{detail}"
+        );
+        assert!(
+            detail.starts_with("no `ID alive` within 5000 ms"),
+            "{detail}"
+        );
+        assert!(
+            detail.contains("it was waiting to read its connection")
+                && detail.contains("did not flush")
+                && detail.contains("`makefile` writer"),
+            "{detail}"
+        );
+        // Not told about lines: it has not said `ID alive` yet.
+        assert!(!detail.contains("whole lines"), "{detail}");
+    }
+}
+
+/// The same mistake in Java (a `PrintWriter` made without auto-flush) is
+/// told the same: its socket is a dual-stack IPv6 one, in the bot's `tcp6`
+/// table.
+#[test]
+fn a_java_bot_that_does_not_flush_is_told_to() {
+    let classes = java_entrant();
+    let quick = ProcessLimits {
+        startup: Duration::from_secs(8),
+        ..limits()
+    };
+    let launch = format!(
+        "java -cp {} ContestStyleBot {{Mute}} %% --no-flush",
+        classes.display()
+    );
+    let (outcome, detail) = first_seat(&launch, &quick);
+    assert_eq!(
+        outcome,
+        Outcome::Disqualified(DqReason::Timeout),
+        "{detail}"
+    );
+    assert!(
+        detail.contains("it was waiting to read its connection") && detail.contains("Java's"),
+        "{detail}"
+    );
+}
+
+/// A bot that says `ID alive` without a newline is sent messages without
+/// one, as the contest's server sends them; one that reads lines then waits
+/// for a newline that never comes, and is told why.
+#[test]
+fn a_line_reading_bot_sent_bare_messages_is_told_why() {
+    let quick = ProcessLimits {
+        message: Duration::from_secs(2),
+        ..limits()
+    };
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/process_bots/speedbot.py");
+    let launch = format!("python3 {} --bare-alive {{Bare}} %%", script.display());
+    let (outcome, detail) = first_seat(&launch, &quick);
+    assert_eq!(
+        outcome,
+        Outcome::Disqualified(DqReason::Timeout),
+        "{detail}"
+    );
+    assert!(detail.contains("no answer to `reset"), "{detail}");
+    assert!(
+        detail.contains("it was waiting to read its connection")
+            && detail.contains("its `ID alive` had no newline"),
+        "{detail}"
+    );
+}
+
+/// A bot that times out computing (here asleep, not reading) is not told
+/// about flushing.
+#[test]
+fn a_bot_that_is_slow_is_not_told_to_flush() {
+    let quick = ProcessLimits {
+        message: Duration::from_secs(1),
+        ..limits()
+    };
+    let launch = "python3 -c 'import socket,sys,time; s=socket.create_connection((\"127.0.0.1\", int(sys.argv[2]))); s.sendall(b\"Slow alive\\n\"); time.sleep(30)' {Slow} %%";
+    let (outcome, detail) = first_seat(launch, &quick);
+    assert_eq!(
+        outcome,
+        Outcome::Disqualified(DqReason::Timeout),
+        "{detail}"
+    );
+    assert!(detail.starts_with("no "), "{detail}");
+    assert!(!detail.contains("waiting to read"), "{detail}");
+}

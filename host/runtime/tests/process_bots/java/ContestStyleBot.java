@@ -14,7 +14,8 @@ import java.util.Set;
  * `out.format(message)` on an auto-flushing PrintWriter (no line
  * terminator), and each message read with one `in.read(buffer)` into a
  * 512-char buffer, trailing NULs stripped, lower-cased. Our own code:
- * `java ContestStyleBot ID PORT`.
+ * `java ContestStyleBot ID PORT`; `java ContestStyleBot ID PORT --no-flush`
+ * makes a new author's mistake, a PrintWriter that does not flush.
  */
 public class ContestStyleBot {
     static final String[][] CATEGORIES = {
@@ -28,7 +29,8 @@ public class ContestStyleBot {
         int port = Integer.parseInt(args[1]);
         try (Socket socket = new Socket("localhost", port)) {
             BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream()));
-            PrintWriter out = new PrintWriter(socket.getOutputStream(), true);
+            boolean flush = !(args.length > 2 && args[2].equals("--no-flush"));
+            PrintWriter out = new PrintWriter(socket.getOutputStream(), flush);
             char[] buffer = new char[512];
             out.format(String.format("%s alive", id));
             int me = -1;
