@@ -214,3 +214,31 @@ fn a_client_that_skips_c_is_a_protocol_error() {
         Outcome::Disqualified(DqReason::ProtocolError)
     );
 }
+
+/// A client that waits for the server to speak first never hears a word:
+/// the client opens with `C`. Its timeout says so (and that an unflushed
+/// `C` looks the same); one that sleeps instead is told nothing of it.
+#[test]
+fn a_client_waiting_to_be_spoken_to_is_told_it_speaks_first() {
+    let quick = ProcessLimits {
+        startup: Duration::from_secs(2),
+        ..limits()
+    };
+    let first = |command: &str| {
+        let client = UniclueClient::spawn(command, &quick).expect("starts");
+        let mut seats: Vec<Box<dyn SeatController>> = vec![Box::new(client)];
+        let record = play(&GameConfig::new(Variant::Uniclue, 4), 1, &mut seats).expect("valid");
+        assert_eq!(
+            record.seats[0].outcome,
+            Outcome::Disqualified(DqReason::Timeout)
+        );
+        record.seats[0].detail.clone().unwrap_or_default()
+    };
+    let detail = first("python3 -c 'import sys; sys.stdin.readline()'");
+    assert!(
+        detail.starts_with("no `C` command within 2000 ms; it was waiting to read its stdin, where the host has written nothing yet: the bot speaks first (`C` command), or it printed that and did not flush it"),
+        "{detail}"
+    );
+    let detail = first("sleep 30");
+    assert_eq!(detail, "no `C` command within 2000 ms");
+}

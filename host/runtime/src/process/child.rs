@@ -37,6 +37,8 @@ pub struct BotProcess {
     /// Killed and reaped already: its process id may since belong to
     /// another process, whose group a second kill would hit.
     killed: bool,
+    /// The host has written the bot a line.
+    spoken: bool,
 }
 
 impl BotProcess {
@@ -156,6 +158,7 @@ impl BotProcess {
             cpu_cap: limits.cpu_seconds,
             cpu_read: None,
             killed: false,
+            spoken: false,
         })
     }
 
@@ -242,6 +245,9 @@ impl BotProcess {
                 .and_then(|()| stdin.flush()),
             None => Err(std::io::ErrorKind::BrokenPipe.into()),
         };
+        if result.is_ok() {
+            self.spoken = true;
+        }
         result.map_err(|e| {
             self.stdin = None;
             let status = self.wait_briefly();
@@ -286,7 +292,7 @@ impl BotProcess {
                     format!(
                         "no {waiting_for} within {} ms{}",
                         timeout.as_millis(),
-                        self.deadlock_hint()
+                        self.deadlock_hint(waiting_for)
                     ),
                 ));
             }
@@ -322,23 +328,34 @@ impl BotProcess {
     /// is blocked reading its stdin: it waits for the host as the host
     /// waits for it, which is what a reply written but never flushed looks
     /// like from outside (a pipe is block-buffered where a terminal is
-    /// line-buffered, and a bot tried at a terminal works). Nothing when it
-    /// computes or sleeps, or when its processes cannot be read.
-    fn deadlock_hint(&self) -> &'static str {
+    /// line-buffered, and a bot tried at a terminal works), or, before the
+    /// host has said anything, a bot waiting to be spoken to in a protocol
+    /// where it speaks first (`waiting_for` names what it owes). Nothing
+    /// when it computes or sleeps, or when its processes cannot be read.
+    fn deadlock_hint(&self, waiting_for: &str) -> String {
         use std::os::fd::AsRawFd;
+        const FLUSH: &str = "stdout is a pipe, not a terminal: flush after each line, such as \
+             Python's `print(..., flush=True)` or `python3 -u`, C's `fflush(stdout)`, Java's \
+             `System.out.flush()`";
         let Some(stdin) = &self.stdin else {
-            return "";
+            return String::new();
         };
         let Ok(pipe) = std::fs::read_link(format!("/proc/self/fd/{}", stdin.as_raw_fd())) else {
-            return "";
+            return String::new();
         };
-        if blocked_reading(self.child.id(), &pipe) {
-            "; it was waiting to read its stdin, as if it had answered: a line it printed \
-             but did not flush stays in its buffer (stdout is a pipe, not a terminal: flush \
-             after each line, such as Python's `print(..., flush=True)` or `python3 -u`, \
-             C's `fflush(stdout)`, Java's `System.out.flush()`)"
+        if !self.blocked_reading(&pipe) {
+            String::new()
+        } else if self.spoken {
+            format!(
+                "; it was waiting to read its stdin, as if it had answered: a line it printed \
+                 but did not flush stays in its buffer ({FLUSH})"
+            )
         } else {
-            ""
+            format!(
+                "; it was waiting to read its stdin, where the host has written nothing yet: \
+                 the bot speaks first ({waiting_for}), or it printed that and did not flush \
+                 it, and it stays in its buffer ({FLUSH})"
+            )
         }
     }
 

@@ -304,8 +304,9 @@ impl SpeedclueBot {
     /// is blocked reading its end of the connection: it waits for the host
     /// as the host waits for it. That is what an answer written but never
     /// flushed looks like from outside, or a bot reading whole lines that is
-    /// sent bare messages. Nothing when it computes or sleeps, waits in
-    /// `poll` or `select`, or cannot be read.
+    /// sent bare messages, or, before `ID alive`, a bot waiting to be spoken
+    /// to first. Nothing when it computes or sleeps, waits in `poll` or
+    /// `select`, or cannot be read.
     fn deadlock_hint(&self) -> String {
         let Some((stream, _)) = &self.connection else {
             return String::new();
@@ -317,21 +318,28 @@ impl SpeedclueBot {
         {
             return String::new();
         }
-        let mut hint = String::from(
-            "; it was waiting to read its connection, as if it had answered: a message it \
-             wrote but did not flush stays in its buffer (flush after each message, such as \
-             Java's `out.flush()` or a `new PrintWriter(socket.getOutputStream(), true)` \
-             written with `println` or `format`, Python's `flush()` on a `makefile` writer \
-             or `sendall`, C's `fflush`)",
-        );
-        if self.lines == Some(false) {
-            hint.push_str(
-                "; or it reads whole lines: its `ID alive` had no newline, so it is sent \
-                 messages without one, as the contest's server sends them (end `ID alive` \
-                 with a newline to be sent lines)",
-            );
+        const FLUSH: &str = "flush after each message, such as Java's `out.flush()` or a \
+             `new PrintWriter(socket.getOutputStream(), true)` written with `println` or \
+             `format`, Python's `flush()` on a `makefile` writer or `sendall`, C's `fflush`";
+        match self.lines {
+            None => format!(
+                "; it was waiting to read its connection, where the host has sent nothing \
+                 yet: the bot speaks first (`{} alive`, as soon as it connects), or it wrote \
+                 that and did not flush it, and it stays in its buffer ({FLUSH})",
+                self.id
+            ),
+            Some(lines) => format!(
+                "; it was waiting to read its connection, as if it had answered: a message it \
+                 wrote but did not flush stays in its buffer ({FLUSH}){}",
+                if lines {
+                    ""
+                } else {
+                    "; or it reads whole lines: its `ID alive` had no newline, so it is sent \
+                     messages without one, as the contest's server sends them (end `ID alive` \
+                     with a newline to be sent lines)"
+                }
+            ),
         }
-        hint
     }
 
     /// Sends `line` and returns the bot's answer.

@@ -68,7 +68,7 @@ impl<R: BufRead, W: Write> ClientLink for Typed<R, W> {
         match self.input.read_line(&mut line) {
             Ok(0) => Err(Fault::new(
                 DqReason::Crash,
-                format!("end of input while waiting for {waiting_for}"),
+                format!("end of input while waiting for the client's {waiting_for}"),
             )),
             Ok(_) => Ok(line.trim_end_matches(['\n', '\r']).to_string()),
             Err(e) => Err(Fault::new(DqReason::Crash, format!("cannot read: {e}"))),
@@ -212,9 +212,9 @@ impl<L: ClientLink> UniclueClient<L> {
 
     fn hear(&mut self) -> Result<Command, Fault> {
         let (timeout, what) = if self.configured {
-            (self.limits.message, "a command")
+            (self.limits.message, "command")
         } else {
-            (self.limits.startup, "the `C` command")
+            (self.limits.startup, "`C` command")
         };
         let line = self.link.recv(timeout, what)?;
         self.note(&format!("\t\t{line}"));

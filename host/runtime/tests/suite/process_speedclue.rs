@@ -289,6 +289,10 @@ fn a_bot_that_does_not_flush_is_told_to() {
                 && detail.contains("`makefile` writer"),
             "{detail}"
         );
+        assert!(
+            detail.contains("the bot speaks first (`Mute alive`"),
+            "{detail}"
+        );
         // Not told about lines: it has not said `ID alive` yet.
         assert!(!detail.contains("whole lines"), "{detail}");
     }
