@@ -9,6 +9,8 @@ MODE:
               turns 5 and 6 `Guess`, turn 7 `Accusation`;
               answers `Disprove` truthfully, alternating `Disprove N` and `N`
   garbage     answers `Move` with a line that is not a move
+  half-move   answers `Move` with `Move y`, a move cut short
+  chatty      prints `got LINE` for its first `Move`, a debugging print
   no-guess    stays in room 0 with `Move y x` and no guess
   too-far     moves to the far corner, beyond any roll
   off-board   moves to a row below the board
@@ -60,6 +62,8 @@ def move(roll):
     global y, x
     if mode == "garbage":
         return "Hello there"
+    if mode == "half-move":
+        return f"Move {y}"
     if mode == "no-guess":
         return f"Move {y} {x}"
     if mode == "too-far":
@@ -103,6 +107,8 @@ while True:
         hand.add((int(words[1]), int(words[2])))
     elif kind == "Move":
         turn += 1
+        if mode == "chatty" and turn == 1:
+            say("got " + line.rstrip("\n"))
         say(move(int(words[2])))
     elif kind == "Disprove":
         ids = [int(v) for v in words[2:5]]

@@ -13,8 +13,8 @@ use std::time::Duration;
 use clue_engine::{GameConfig, GameRecord, Outcome, SeatController, play};
 use clue_plugin_api::{DqReason, Event, Position, Seat, Variant};
 use clue_runtime::bots::builtin;
-use clue_runtime::process::ProcessLimits;
 use clue_runtime::process::framework::FrameworkBot;
+use clue_runtime::process::{OWN_PRINT, ProcessLimits};
 
 /// A 10x10 board in the protocol's table form: room 0 starts at the top
 /// left corner with a hallway cell beside it; the far corner is hallway.
@@ -308,9 +308,24 @@ fn check_dq(mode: &str, reason: DqReason, quoted: &str) {
     );
 }
 
+/// A line that is no command at all is most likely the bot's own print:
+/// it is told where that goes; a command gone wrong is not.
 #[test]
 fn a_garbage_line_is_a_protocol_error_quoting_it() {
     check_dq("garbage", DqReason::ProtocolError, "`Hello there`");
+    check_dq("garbage", DqReason::ProtocolError, OWN_PRINT);
+    check_dq("chatty", DqReason::ProtocolError, "sent `got Move ");
+    check_dq("chatty", DqReason::ProtocolError, OWN_PRINT);
+    let record = play_first(&table_config(3), 5, &script("half-move", None));
+    assert_eq!(
+        record.seats[0].outcome,
+        Outcome::Disqualified(DqReason::ProtocolError)
+    );
+    let detail = detail(&record, 0);
+    assert!(
+        detail.starts_with("sent `Move ") && detail.ends_with("or `Accusation p w r`)"),
+        "{detail}"
+    );
 }
 
 #[test]

@@ -242,3 +242,31 @@ fn a_client_waiting_to_be_spoken_to_is_told_it_speaks_first() {
     let detail = first("sleep 30");
     assert_eq!(detail, "no `C` command within 2000 ms");
 }
+
+/// A client that prints its own messages to stdout has them refused as
+/// commands, and is told they go to stderr; a command gone wrong is not.
+#[test]
+fn a_client_printing_to_stdout_is_told_to_use_stderr() {
+    let refused = |command: &str| {
+        let client = UniclueClient::spawn(command, &limits()).expect("starts");
+        let mut seats: Vec<Box<dyn SeatController>> = vec![Box::new(client)];
+        let record = play(&GameConfig::new(Variant::Uniclue, 4), 1, &mut seats).expect("valid");
+        assert_eq!(
+            record.seats[0].outcome,
+            Outcome::Disqualified(DqReason::ProtocolError)
+        );
+        record.seats[0].detail.clone().unwrap_or_default()
+    };
+    let detail = refused(
+        "python3 -c 'import sys; print(\"C\", flush=True); print(\"got\", sys.stdin.readline().strip(), flush=True); sys.stdin.read()'",
+    );
+    assert_eq!(
+        detail,
+        format!(
+            "sent `got 4`, which is not `C`, `Qswr` or `Aswr`{}",
+            clue_runtime::process::OWN_PRINT
+        )
+    );
+    let detail = refused("sh -c 'echo C; read p; echo Q3x3; cat >/dev/null'");
+    assert_eq!(detail, "sent `Q3x3`, which is not `C`, `Qswr` or `Aswr`");
+}

@@ -363,7 +363,7 @@ impl BotProcess {
         match output {
             Output::Line(line) => Fault::new(
                 DqReason::ProtocolError,
-                format!("sent `{}` unasked", clip(&line)),
+                format!("sent `{}` unasked{OWN_PRINT}", clip(&line)),
             ),
             Output::TooLong { start } => Fault::new(
                 DqReason::ProtocolError,
@@ -623,6 +623,23 @@ fn signal_name(signal: i32) -> String {
     format!(" ({name})")
 }
 
+/// What a fault quoting a line on a bot's stdout adds when the line is most
+/// likely the bot's own debugging print (it belongs on stderr, which the
+/// game record keeps).
+pub const OWN_PRINT: &str =
+    "; stdout carries the protocol's lines alone: write the bot's own messages to stderr";
+
+/// [`OWN_PRINT`] for a line whose first word is none of a text protocol's
+/// `keywords` (in any case), else nothing.
+pub fn own_print(line: &str, keywords: &[&str]) -> &'static str {
+    let first = line.split_whitespace().next().unwrap_or("");
+    if keywords.iter().any(|k| first.eq_ignore_ascii_case(k)) {
+        ""
+    } else {
+        OWN_PRINT
+    }
+}
+
 /// At most 200 characters of what a bot sent, for messages.
 pub fn clip(text: &str) -> String {
     match text.char_indices().nth(200) {
@@ -691,7 +708,18 @@ fn whole(piece: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{anchored, read_call_fd, tcp_address};
+    use super::{OWN_PRINT, anchored, own_print, read_call_fd, tcp_address};
+
+    #[test]
+    fn a_line_led_by_no_keyword_is_taken_for_the_bots_own_print() {
+        let keywords = ["Move", "Guess", "Accusation"];
+        for meant in ["Move 3 4", "move 3", "GUESS 1 2 3", "Accusation x y z"] {
+            assert_eq!(own_print(meant, &keywords), "", "{meant}");
+        }
+        for print in ["got Move 6 4", "Moving to 3 4", "", "3 4"] {
+            assert_eq!(own_print(print, &keywords), OWN_PRINT, "{print}");
+        }
+    }
 
     #[test]
     fn a_tcp_table_address_is_read_as_the_kernel_writes_it() {

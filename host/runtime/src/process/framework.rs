@@ -16,7 +16,7 @@ use clue_plugin_api::{
     Position, Reply, Request, RespondRequest, Seat, Setup, Suggestion,
 };
 
-use super::{BotProcess, ProcessLimits, SpawnError, StderrTap, clip, split_command};
+use super::{BotProcess, ProcessLimits, SpawnError, StderrTap, clip, own_print, split_command};
 use crate::sticky::{Exchange, Sticky};
 
 /// The categories in the protocol's card `type` order: 0 person, 1 weapon, 2 room.
@@ -189,7 +189,7 @@ impl FrameworkBot {
             let stray = stray?;
             return Err(Fault::new(
                 DqReason::ProtocolError,
-                format!("sent `{}` unasked", clip(&stray)),
+                format!("sent `{}` unasked{}", clip(&stray), super::OWN_PRINT),
             ));
         }
         self.tell(line)?;
@@ -266,7 +266,8 @@ impl FrameworkBot {
                 DqReason::ProtocolError,
                 format!(
                     "sent `{quoted}` in answer to `{line}` (expected `Move y x`, \
-                     `Move y x p w r`, `Guess p w r` or `Accusation p w r`)"
+                     `Move y x p w r`, `Guess p w r` or `Accusation p w r`){}",
+                    own_print(&answer, &["Move", "Guess", "Accusation"])
                 ),
             )
         })?;
@@ -344,8 +345,9 @@ impl FrameworkBot {
             Fault::new(
                 DqReason::ProtocolError,
                 format!(
-                    "sent `{}` in answer to `{line}` (expected `Disprove N` or `N`, N one of -1, 0, 1, 2)",
-                    clip(&answer)
+                    "sent `{}` in answer to `{line}` (expected `Disprove N` or `N`, N one of -1, 0, 1, 2){}",
+                    clip(&answer),
+                    own_print(&answer, &["Disprove", "-1", "0", "1", "2"])
                 ),
             )
         })?;

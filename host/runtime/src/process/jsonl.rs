@@ -72,7 +72,7 @@ impl JsonlBot {
             let line = stray?;
             return Err(Fault::new(
                 DqReason::ProtocolError,
-                format!("sent `{}` unasked", clip(&line)),
+                format!("sent `{}` unasked{}", clip(&line), not_json(&line)),
             ));
         }
         if let Request::BeginGame { setup } = request {
@@ -126,7 +126,7 @@ fn not_json(line: &str) -> &'static str {
     if serde_json::from_str::<serde::de::IgnoredAny>(line).is_ok() {
         ""
     } else {
-        "; stdout carries the protocol's lines alone: write the bot's own messages to stderr"
+        super::OWN_PRINT
     }
 }
 

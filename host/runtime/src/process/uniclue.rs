@@ -11,7 +11,7 @@ use clue_plugin_api::{
     Accusation, Card, Category, Deck, DqReason, Event, Reply, Request, Setup, Suggestion,
 };
 
-use super::{BotProcess, ProcessLimits, SpawnError, clip, split_command};
+use super::{BotProcess, OWN_PRINT, ProcessLimits, SpawnError, clip, split_command};
 use crate::sticky::{Exchange, Sticky};
 
 pub use super::uniclue_config::{ConfigFileError, parse_config};
@@ -73,6 +73,19 @@ impl<R: BufRead, W: Write> ClientLink for Typed<R, W> {
             Ok(_) => Ok(line.trim_end_matches(['\n', '\r']).to_string()),
             Err(e) => Err(Fault::new(DqReason::Crash, format!("cannot read: {e}"))),
         }
+    }
+}
+
+/// Whether a line the server refuses was still meant as a command: its
+/// first word is `C`, or `Q` or `A` with digits or nothing after
+/// (`Q3a3`, `q 3 3`), not a client's own print (`Querying 3 3 3`).
+fn looks_like_a_command(line: &str) -> bool {
+    let first = line.split_whitespace().next().unwrap_or("");
+    let mut letters = first.chars();
+    match letters.next().map(|c| c.to_ascii_uppercase()) {
+        Some('C') => letters.as_str().is_empty(),
+        Some('Q' | 'A') => letters.next().is_none_or(|c| c.is_ascii_digit()),
+        _ => false,
     }
 }
 
@@ -221,7 +234,15 @@ impl<L: ClientLink> UniclueClient<L> {
         parse_command(&line).ok_or_else(|| {
             Fault::new(
                 DqReason::ProtocolError,
-                format!("sent `{}`, which is not `C`, `Qswr` or `Aswr`", clip(&line)),
+                format!(
+                    "sent `{}`, which is not `C`, `Qswr` or `Aswr`{}",
+                    clip(&line),
+                    if looks_like_a_command(&line) {
+                        ""
+                    } else {
+                        OWN_PRINT
+                    }
+                ),
             )
         })
     }
@@ -394,6 +415,23 @@ pub fn serve<L: ClientLink>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_refused_line_that_was_no_command_is_told_to_go_to_stderr() {
+        for meant in ["C", "c", "Q3a3", "Q", "q 3 3", "A2539", "a 2 5"] {
+            assert!(looks_like_a_command(meant), "{meant}");
+        }
+        for print in [
+            "Querying 3 3 3",
+            "Cards: R2 S1",
+            "accusing",
+            "",
+            "hand R2 S1",
+            "4",
+        ] {
+            assert!(!looks_like_a_command(print), "{print}");
+        }
+    }
 
     #[test]
     fn commands_parse_with_or_without_spaces() {
