@@ -43,15 +43,33 @@ fn disqualification(record: &GameRecord, event: &Event, deck: &Deck, named: &[St
     format!("{}: {}", describe(event, deck, named), printable(&detail))
 }
 
-/// The game's disqualifications, one line each as [`account`] writes them:
-/// what `clue play --quiet` adds, on stderr, to its result line.
+/// The game's disqualifications, one line each as [`account`] writes them,
+/// and the last line the seat wrote to its stderr, if any (the account
+/// shows its last lines below the standings; a one-line report has room
+/// for the line that most often says why, such as Python's
+/// `ModuleNotFoundError: ...`): what `clue play --quiet` adds, on stderr,
+/// to its result line.
 pub fn disqualifications(record: &GameRecord, deck: &Deck, names: &[String]) -> Vec<String> {
     let named = seat_names(record, names);
     record
         .log
         .iter()
-        .filter(|entry| matches!(entry.event, Event::Disqualified { .. }))
-        .map(|entry| disqualification(record, &entry.event, deck, &named))
+        .filter_map(|entry| match entry.event {
+            Event::Disqualified { seat, .. } => Some((seat, &entry.event)),
+            _ => None,
+        })
+        .map(|(seat, event)| {
+            let line = disqualification(record, event, deck, &named);
+            let last = record
+                .seats
+                .get(seat.index())
+                .and_then(|s| s.stderr.as_deref())
+                .and_then(|stderr| stderr.lines().rev().find(|l| !l.trim().is_empty()));
+            match last {
+                Some(last) => format!("{line}; its stderr ends `{}`", printable(last.trim_end())),
+                None => line,
+            }
+        })
         .collect()
 }
 

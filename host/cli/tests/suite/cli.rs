@@ -1358,6 +1358,30 @@ fn quiet_keeps_one_result_line_and_names_each_disqualification() {
         ["exited with status 3", "closed its output"].contains(&detail),
         "{stderr}"
     );
+    // A bot that said why on its stderr has the last thing it said there
+    // quoted too: a missing module is the usual first crash.
+    let out = clue(&[
+        "play",
+        "--variant",
+        "speedclue",
+        "--players",
+        "3",
+        "--seed",
+        "2",
+        "--quiet",
+        "--bot",
+        "jsonl:python3 -c 'import sys; sys.stdin.readline(); import no_such_module'",
+    ]);
+    let (_, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.starts_with("seat 0 (jsonl:python3 -c ")
+            && stderr.contains(") is disqualified (crash): ")
+            && stderr.ends_with(
+                "; its stderr ends `ModuleNotFoundError: No module named 'no_such_module'`\n"
+            ),
+        "{stderr}"
+    );
     // A game without a disqualification says nothing more.
     let out = clue(&["play", "--variant", "speedclue", "--seed", "5", "--quiet"]);
     let (stdout, stderr) = text(&out);
