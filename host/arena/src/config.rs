@@ -290,7 +290,8 @@ fn misplaced(message: &str) -> String {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawSchedule {
-    kind: Spanned<String>,
+    /// Optional to the parser, so that its absence is told with the kinds.
+    kind: Option<Spanned<String>>,
     repeats: Option<Spanned<u32>>,
     games: Option<Spanned<u32>>,
 }
@@ -364,7 +365,11 @@ pub fn parse(text: &str, file: &str, base_dir: &Path) -> Result<Tournament, File
     // The contest's format plays every player count itself.
     let contest = matches!(schedule, ScheduleKind::SpeedclueContest { .. });
     // Set when `contest`, which only a written `schedule:` makes.
-    let kind_pos = raw.schedule.as_ref().map(|s| Pos::from(&s.value.kind));
+    let kind_pos = raw
+        .schedule
+        .as_ref()
+        .and_then(|s| s.value.kind.as_ref())
+        .map(Pos::from);
     if contest {
         let given = raw.players.as_ref().map(Pos::from).or_else(|| {
             raw.sweep
@@ -571,7 +576,21 @@ pub fn parse(text: &str, file: &str, base_dir: &Path) -> Result<Tournament, File
 /// The schedule a file's `schedule:` names.
 fn schedule_of(schedule: &Spanned<RawSchedule>, file: &str) -> Result<ScheduleKind, FileError> {
     let err = |pos: Pos, message: String| FileError::at(file, pos, message);
-    Ok(match schedule.value.kind.value.as_str() {
+    let Some(kind) = &schedule.value.kind else {
+        let with = match (&schedule.value.games, &schedule.value.repeats) {
+            (Some(_), _) => {
+                "; `games: G` goes with `kind: random` (G tables drawn from the seed) or \
+                 `kind: speedclue-contest` (G games of each table)"
+            }
+            (None, Some(_)) => "; `repeats: R` goes with `kind: all-seatings`",
+            (None, None) => "",
+        };
+        return Err(err(
+            Pos::from(schedule),
+            format!("a schedule needs `kind:` ({}){with}", ScheduleKind::NAMES),
+        ));
+    };
+    Ok(match kind.value.as_str() {
         "all-seatings" => ScheduleKind::AllSeatings {
             repeats: positive(&schedule.value.repeats, 1, "repeats", file)?,
         },
@@ -591,7 +610,7 @@ fn schedule_of(schedule: &Spanned<RawSchedule>, file: &str) -> Result<ScheduleKi
         },
         other => {
             return Err(err(
-                Pos::from(&schedule.value.kind),
+                Pos::from(kind),
                 format!(
                     "unknown schedule kind `{other}` (expected {}){}",
                     ScheduleKind::NAMES,

@@ -81,7 +81,8 @@ pub struct BotEntry {
 #[serde(deny_unknown_fields)]
 pub(super) struct RawBot {
     pub(super) name: Spanned<String>,
-    kind: Spanned<String>,
+    /// Optional to the parser, so that its absence is told with the kinds.
+    kind: Option<Spanned<String>>,
     path: Option<Spanned<String>>,
     command: Option<Spanned<String>>,
     isolation: Option<Spanned<Isolation>>,
@@ -133,23 +134,32 @@ pub(super) fn validate_bot(
             ),
         ));
     }
+    let Some(kind_at) = &bot.kind else {
+        return Err(err(
+            Pos::from(&bot.name),
+            format!(
+                "bot `{name}`: no `kind` (one of: {})",
+                BotKind::ALL.map(BotKind::name).join(", ")
+            ),
+        ));
+    };
     let kind = BotKind::ALL
         .into_iter()
-        .find(|k| k.name() == bot.kind.value)
+        .find(|k| k.name() == kind_at.value)
         .ok_or_else(|| {
             err(
-                Pos::from(&bot.kind),
+                Pos::from(kind_at),
                 format!(
                     "bot `{name}`: unknown kind `{}` (expected one of: {}){}",
-                    bot.kind.value,
+                    kind_at.value,
                     BotKind::ALL.map(BotKind::name).join(", "),
-                    did_you_mean(&bot.kind.value, BotKind::ALL.map(BotKind::name)),
+                    did_you_mean(&kind_at.value, BotKind::ALL.map(BotKind::name)),
                 ),
             )
         })?;
     if !plays(kind, variant) {
         return Err(err(
-            Pos::from(&bot.kind),
+            Pos::from(kind_at),
             format!(
                 "bot `{name}`: the {} protocol plays only {}, not {variant}",
                 kind.name(),
@@ -179,10 +189,16 @@ pub(super) fn validate_bot(
         ));
     }
     let target = wanted.as_ref().ok_or_else(|| {
-        let want = if process { "command" } else { "path" };
+        let want = match kind {
+            BotKind::Builtin => {
+                format!("`path`, the built-in bot's name ({})", BUILTINS.join(", "))
+            }
+            _ if process => "`command`, the command line that starts it".to_string(),
+            _ => "`path`, its file".to_string(),
+        };
         err(
             Pos::from(&bot.name),
-            format!("bot `{name}`: a {} bot needs `{want}`", kind.name()),
+            format!("bot `{name}`: a {} bot needs {want}", kind.name()),
         )
     })?;
     let target_pos = Pos::from(target);

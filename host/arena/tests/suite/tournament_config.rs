@@ -260,6 +260,51 @@ fn unknown_fields_and_bad_values() {
     );
 }
 
+/// A field left out is told with the values it may take, and with the
+/// fields written beside it where they say which one was meant.
+#[test]
+fn a_missing_kind_or_target_is_told_what_it_may_be() {
+    check(
+        &format!("variant: speedclue\nschedule:\n  games: 6\n{GOOD_BOTS}"),
+        3,
+        3,
+        "a schedule needs `kind:` (all-seatings, random or speedclue-contest); `games: G` goes \
+         with `kind: random` (G tables drawn from the seed) or `kind: speedclue-contest` (G \
+         games of each table)",
+    );
+    check(
+        &format!("variant: speedclue\nschedule: {{repeats: 2}}\n{GOOD_BOTS}"),
+        2,
+        11,
+        "a schedule needs `kind:` (all-seatings, random or speedclue-contest); `repeats: R` \
+         goes with `kind: all-seatings`",
+    );
+    check(
+        "variant: speedclue\nbots:\n  - name: a\n    command: python3 bot.py\n",
+        3,
+        11,
+        "bot `a`: no `kind` (one of: builtin, native, native-trusted, wasm, jsonl, framework, uniclue, speedclue)",
+    );
+    check(
+        "variant: speedclue\nbots:\n  - name: a\n    kind: builtin\n",
+        3,
+        11,
+        "bot `a`: a builtin bot needs `path`, the built-in bot's name (clueless, notebook, sleuth, rival)",
+    );
+    check(
+        "variant: speedclue\nbots:\n  - name: a\n    kind: jsonl\n",
+        3,
+        11,
+        "bot `a`: a jsonl bot needs `command`, the command line that starts it",
+    );
+    check(
+        "variant: speedclue\nbots:\n  - name: a\n    kind: wasm\n",
+        3,
+        11,
+        "bot `a`: a wasm bot needs `path`, its file",
+    );
+}
+
 #[test]
 fn the_default_tournament_file_is_valid() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tournament.yaml");
