@@ -42,8 +42,8 @@ pub enum TournamentCommand {
     },
     /// Finish the schedule of the tournament recorded in a store
     Resume {
-        #[arg(long, value_name = "PATH", default_value = "results.sqlite")]
-        db: PathBuf,
+        #[command(flatten)]
+        store: StoreArg,
         /// Print no progress bar and no standings while running
         #[arg(long)]
         quiet: bool,
@@ -68,11 +68,32 @@ pub enum TournamentCommand {
     },
     /// Print the standings and statistics of a store
     Report {
-        #[arg(long, value_name = "PATH", default_value = "results.sqlite")]
-        db: PathBuf,
+        #[command(flatten)]
+        store: StoreArg,
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
+}
+
+/// The store a command reads, named either way: `report t.sqlite` or
+/// `report --db t.sqlite`, as `run` names it.
+#[derive(clap::Args)]
+pub struct StoreArg {
+    /// The results store: a SQLite file or a `postgres://` URL (default:
+    /// results.sqlite)
+    #[arg(value_name = "STORE", conflicts_with = "db")]
+    store: Option<PathBuf>,
+    /// The same, as `run --db` names it
+    #[arg(long, value_name = "PATH")]
+    db: Option<PathBuf>,
+}
+
+impl StoreArg {
+    fn path(self) -> PathBuf {
+        self.store
+            .or(self.db)
+            .unwrap_or_else(|| PathBuf::from("results.sqlite"))
+    }
 }
 
 /// How this process plays its part of the schedule.
@@ -142,7 +163,12 @@ pub fn run(command: TournamentCommand) -> anyhow::Result<ExitCode> {
             print!("{}", summary(&t, build));
             Ok(ExitCode::SUCCESS)
         }
-        TournamentCommand::Resume { db, quiet, player } => {
+        TournamentCommand::Resume {
+            store,
+            quiet,
+            player,
+        } => {
+            let db = store.path();
             if !store::exists(&db) {
                 anyhow::bail!("{}: no such results store", db.display());
             }
@@ -174,7 +200,8 @@ pub fn run(command: TournamentCommand) -> anyhow::Result<ExitCode> {
             store.check_worker(&t)?;
             play(&t, store, quiet, &player.worker(&t), Part::Worker)
         }
-        TournamentCommand::Report { db, format } => {
+        TournamentCommand::Report { store, format } => {
+            let db = store.path();
             if !store::exists(&db) {
                 anyhow::bail!("{}: no such results store", db.display());
             }

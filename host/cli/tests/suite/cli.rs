@@ -966,6 +966,18 @@ bots:
         let report = clue(&["tournament", "report", "--db", db]);
         let (report, stderr) = text(&report);
         assert!(stderr.is_empty(), "{variant}: {stderr}");
+        // The store may be named bare too, and not both ways at once.
+        let bare = clue(&["tournament", "report", db]);
+        assert_eq!(text(&bare), (report.clone(), String::new()), "{variant}");
+        let both = clue(&["tournament", "report", db, "--db", db]);
+        assert_eq!(both.status.code(), Some(2), "{variant}");
+        assert!(
+            text(&both)
+                .1
+                .contains("'[STORE]' cannot be used with '--db <PATH>'"),
+            "{variant}: {}",
+            text(&both).1
+        );
         for shown in [&run, &report] {
             let line = shown
                 .lines()
