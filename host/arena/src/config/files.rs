@@ -118,8 +118,60 @@ fn file_problem(spec: &BotSpec, base_dir: &Path) -> Option<String> {
              runs it first (`python3 {program}`)"
         ))
     } else {
-        None
+        let path = Path::new(program);
+        let path = if path.exists() {
+            path.to_path_buf()
+        } else {
+            base_dir.join(program)
+        };
+        interpreter_line_problem(&path, program)
     }
+}
+
+/// What is wrong with the first line of an executable script, as the
+/// kernel reads it: a script in another language than the shell's with no
+/// `#!` line is run by `sh` (the C library's fallback), which fails on its
+/// first line (`import: not found`); a `#!` line ending in a carriage return
+/// (a file saved with Windows line ends) names an interpreter that does not
+/// exist (`python3\r`). Nothing for a binary, a shell script, or a file
+/// that cannot be read.
+fn interpreter_line_problem(path: &Path, program: &str) -> Option<String> {
+    use std::io::Read;
+    let mut start = [0u8; 256];
+    let n = std::fs::File::open(path)
+        .and_then(|mut f| f.read(&mut start))
+        .ok()?;
+    let start = &start[..n];
+    if let Some(line) = start.strip_prefix(b"#!") {
+        let line = line.split(|&b| b == b'\n').next().unwrap_or(line);
+        return line.ends_with(b"\r").then(|| {
+            format!(
+                "{program}'s `#!` line ends with a carriage return (the file has Windows line \
+                 ends), so the system looks for an interpreter named with it: convert the file \
+                 (`sed -i 's/\\r$//' {program}`, or `dos2unix {program}`)"
+            )
+        });
+    }
+    if start.starts_with(b"\x7fELF") {
+        return None;
+    }
+    let ext = path.extension().and_then(|e| e.to_str())?;
+    let interpreter = match ext {
+        "py" => "python3",
+        "js" | "mjs" | "cjs" => "node",
+        "rb" => "ruby",
+        "pl" => "perl",
+        "php" => "php",
+        "lua" => "lua",
+        "R" | "r" => "Rscript",
+        "jl" => "julia",
+        _ => return None,
+    };
+    Some(format!(
+        "{program} has no `#!` line, so it would run as a shell script: make its first line \
+         `#!/usr/bin/env {interpreter}`, or name the program that runs it first \
+         (`{interpreter} {program}`)"
+    ))
 }
 
 /// The extensions of the files a command line names to be run or loaded:

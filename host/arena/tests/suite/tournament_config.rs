@@ -714,6 +714,57 @@ fn a_folder_or_a_program_that_cannot_run_is_named_at_its_line() {
     config::parse(text, "t.yaml", dir.path()).unwrap_or_else(|e| panic!("{e}"));
 }
 
+/// An executable script whose first line the kernel cannot use is named at
+/// the bot's line: a Python script with no `#!` line (run by `sh`, which
+/// fails on `import`), a `#!` line saved with Windows line ends (the
+/// interpreter's name ends in a carriage return). A shell script without a
+/// `#!` line, and a binary, are fine.
+#[test]
+fn a_script_whose_first_line_cannot_start_it_is_named_at_its_line() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("the tournament's folder");
+    let script = |name: &str, text: &[u8]| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).expect("a script");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        path.display().to_string()
+    };
+    let parse = |command: &str| {
+        let text = format!(
+            "variant: speedclue\nplayers: 3\nbots:\n  - {{name: a, kind: jsonl, command: {command}}}\n  - {{name: b, kind: builtin, path: notebook}}\n  - {{name: c, kind: builtin, path: rival}}\n"
+        );
+        config::parse(&text, "t.yaml", dir.path())
+    };
+    script("bare.py", b"import sys\n");
+    let err = parse("./bare.py").expect_err("refused");
+    assert_eq!((err.pos.line, err.pos.column), (4, 37), "{err}");
+    // The program is taken beside the file, and named so.
+    let bare = dir.path().join("./bare.py").display().to_string();
+    assert_eq!(
+        err.message,
+        format!(
+            "bot `a`: {bare} has no `#!` line, so it would run as a shell script: make its \
+             first line `#!/usr/bin/env python3`, or name the program that runs it first \
+             (`python3 {bare}`)"
+        )
+    );
+    script("crlf.js", b"#!/usr/bin/env node\r\nconsole.log(1)\r\n");
+    let err = parse("./crlf.js").expect_err("refused");
+    assert!(
+        err.message.contains(
+            "crlf.js's `#!` line ends with a carriage return (the file has Windows line ends)"
+        ),
+        "{err}"
+    );
+    // Named with its interpreter, either runs.
+    parse("python3 bare.py").unwrap_or_else(|e| panic!("{e}"));
+    parse("node crlf.js").unwrap_or_else(|e| panic!("{e}"));
+    script("plain.sh", b"echo hi\n");
+    parse("./plain.sh").unwrap_or_else(|e| panic!("{e}"));
+    script("good.py", b"#!/usr/bin/env python3\nimport sys\n");
+    parse("./good.py").unwrap_or_else(|e| panic!("{e}"));
+}
+
 /// A `concurrency` past the most games one process plays at once (a slip
 /// of zeros would start that many games' process bots together) is refused
 /// at its value, with what to do instead; the most allowed is accepted, and
