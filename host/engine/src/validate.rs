@@ -84,9 +84,7 @@ impl Violation {
     /// `showed the Rope, which is not a card it holds from the suggestion`.
     pub fn detail(&self, deck: &Deck) -> String {
         match self {
-            Violation::WrongKind { request, reply } => {
-                format!("answered a `{request}` request with a `{reply}` reply")
-            }
+            Violation::WrongKind { request, reply } => wrong_kind(request, reply),
             Violation::NotATarget { to, targets } => {
                 let to = match to {
                     Position::Cell { row, col } => format!("the cell at row {row}, column {col}"),
@@ -421,6 +419,33 @@ pub fn same_cards(a: &[Card], b: &[Card]) -> bool {
     a == b
 }
 
+/// A reply of the wrong kind, as a record says it: `answered an `accuse`
+/// request with an `ok` reply; it takes an `accuse` reply` (`begin-game`
+/// and `watch` take `ok`, every other request a reply of its own name).
+/// Also the words of the contest clients' refusals.
+pub fn wrong_kind(request: &str, reply: &str) -> String {
+    let wanted = match request {
+        "begin-game" | "watch" => "ok",
+        other => other,
+    };
+    format!(
+        "answered {} request with {} reply; it takes {} reply",
+        a_named(request),
+        a_named(reply),
+        a_named(wanted)
+    )
+}
+
+/// `a `move``, `an `ok``: a kind's name with its article.
+fn a_named(kind: &str) -> String {
+    let article = if kind.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    };
+    format!("{article} `{kind}`")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -660,7 +685,8 @@ mod tests {
             broken(&after, &Reply::Ok),
             (
                 DqReason::ProtocolError,
-                "answered a `accuse` request with a `ok` reply".to_string()
+                "answered an `accuse` request with an `ok` reply; it takes an `accuse` reply"
+                    .to_string()
             )
         );
     }

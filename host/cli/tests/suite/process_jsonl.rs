@@ -193,6 +193,22 @@ fn a_card_given_by_its_name_is_a_protocol_error_that_gives_its_number() {
     );
 }
 
+/// A suggestion's cards given bare, without their `cards` list: JSON, but
+/// not a reply of the protocol; the detail shows the shape it takes.
+#[test]
+fn a_reply_of_the_wrong_shape_is_shown_the_right_one() {
+    check(
+        "flat",
+        DqReason::ProtocolError,
+        r#"sent `{"reply":"suggest","suggestion":[1,7,14]}` in answer to `suggest` ("#,
+    );
+    check(
+        "flat",
+        DqReason::ProtocolError,
+        r#"; a reply to `suggest` is `{"reply":"suggest","suggestion":{"cards":[PERSON,WEAPON,ROOM]}}`"#,
+    );
+}
+
 #[test]
 fn a_wrong_hello_is_quoted() {
     check("nothello", DqReason::ProtocolError, "`HELO there`");

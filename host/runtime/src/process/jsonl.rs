@@ -91,6 +91,8 @@ impl JsonlBot {
                     request.kind(),
                     not_json(&line),
                     card_by_name(&error, request.kind(), &self.cards)
+                        .or_else(|| reply_shape(&line, request))
+                        .unwrap_or_default()
                 ),
             )
         })
@@ -100,7 +102,7 @@ impl JsonlBot {
 /// What to do about a reply that gave a card by its name (or as the deck's
 /// object) where the protocol gives its number: which number it is, when
 /// the name is one of the game's cards.
-fn card_by_name(error: &str, kind: &str, cards: &[String]) -> String {
+fn card_by_name(error: &str, kind: &str, cards: &[String]) -> Option<String> {
     let named = error
         .split_once("invalid type: string \"")
         .and_then(|(_, rest)| rest.split_once("\", expected u16"))
@@ -108,16 +110,42 @@ fn card_by_name(error: &str, kind: &str, cards: &[String]) -> String {
     if let Some((number, name)) =
         named.and_then(|name| Some((cards.iter().position(|c| c == name)?, name)))
     {
-        return format!(
+        return Some(format!(
             "; a card is a number, its index into the `setup.deck.cards` of `begin-game`: \
              `{name}` is {number}"
-        );
+        ));
     }
-    if matches!(kind, "suggest" | "accuse" | "respond") && error.contains("expected u16") {
-        return "; a card is a number, its index into the `setup.deck.cards` of `begin-game`"
-            .to_string();
-    }
-    String::new()
+    (matches!(kind, "suggest" | "accuse" | "respond") && error.contains("expected u16")).then(
+        || "; a card is a number, its index into the `setup.deck.cards` of `begin-game`".into(),
+    )
+}
+
+/// What a reply to `request` looks like, for a bot whose reply was JSON
+/// but not a reply of the protocol (a suggestion's cards not in their
+/// `cards` list, a misspelt field): `None` for a line that is not JSON,
+/// which [`not_json`] speaks of.
+fn reply_shape(line: &str, request: &Request) -> Option<String> {
+    serde_json::from_str::<serde::de::IgnoredAny>(line).ok()?;
+    let cards = r#"{"cards":[PERSON,WEAPON,ROOM]}"#;
+    let shape = match request {
+        Request::BeginGame { .. } | Request::Watch { .. } => r#"`{"reply":"ok"}`"#.to_string(),
+        Request::Accuse(_) => format!(
+            r#"`{{"reply":"accuse","accusation":null}}` or `{{"reply":"accuse","accusation":{cards}}}`"#
+        ),
+        Request::Move(_) => {
+            r#"`{"reply":"move","to":TARGET}`, TARGET one of the request's `targets`"#.to_string()
+        }
+        Request::Suggest(_) => format!(
+            r#"`{{"reply":"suggest","suggestion":{cards}}}` (generalized adds `"target":SEAT` beside `"cards"`; `"suggestion":null` where the request is `optional`)"#
+        ),
+        Request::Respond(_) => {
+            r#"`{"reply":"respond","card":CARD}`, CARD one of the request's `matching`"#.to_string()
+        }
+    };
+    Some(format!(
+        "; a reply to `{}` is {shape}, cards by their numbers",
+        request.kind()
+    ))
 }
 
 /// What to do about a line that is not JSON at all: most often a bot's own
@@ -146,7 +174,8 @@ impl Exchange for JsonlBot {
 
 #[cfg(test)]
 mod tests {
-    use super::{card_by_name, not_json};
+    use super::{card_by_name, not_json, reply_shape};
+    use clue_plugin_api::{AccuseRequest, Request};
 
     #[test]
     fn a_card_given_by_name_is_numbered() {
@@ -157,9 +186,11 @@ mod tests {
             &cards,
         );
         assert_eq!(
-            said,
-            "; a card is a number, its index into the `setup.deck.cards` of `begin-game`: \
-             `Mr. Green` is 1"
+            said.as_deref(),
+            Some(
+                "; a card is a number, its index into the `setup.deck.cards` of `begin-game`: \
+                 `Mr. Green` is 1"
+            )
         );
         // Not a card of this game, or the deck's object: the rule alone.
         for error in [
@@ -167,16 +198,38 @@ mod tests {
             "invalid type: map, expected u16 at line 1 column 40",
         ] {
             assert_eq!(
-                card_by_name(error, "respond", &cards),
-                "; a card is a number, its index into the `setup.deck.cards` of `begin-game`"
+                card_by_name(error, "respond", &cards).as_deref(),
+                Some("; a card is a number, its index into the `setup.deck.cards` of `begin-game`")
             );
         }
         // A cell's row is a number too, but not a card.
         assert_eq!(
             card_by_name(r#"invalid type: string "3", expected u16"#, "move", &cards),
-            ""
+            None
         );
-        assert_eq!(card_by_name("missing field `reply`", "suggest", &cards), "");
+        assert_eq!(
+            card_by_name("missing field `reply`", "suggest", &cards),
+            None
+        );
+    }
+
+    #[test]
+    fn a_json_reply_of_the_wrong_shape_is_shown_the_right_one() {
+        let accuse = Request::Accuse(AccuseRequest {
+            turn: serde_json::from_str(
+                r#"{"seat":0,"round":1,"roll":null,"position":null,"room":null}"#,
+            )
+            .expect("a turn"),
+            point: serde_json::from_str(r#""start-of-turn""#).expect("a point"),
+        });
+        assert_eq!(
+            reply_shape(r#"{"reply":"accuse","accusation":[1,7,14]}"#, &accuse).as_deref(),
+            Some(
+                r#"; a reply to `accuse` is `{"reply":"accuse","accusation":null}` or `{"reply":"accuse","accusation":{"cards":[PERSON,WEAPON,ROOM]}}`, cards by their numbers"#
+            )
+        );
+        // A line that is not JSON is told of stderr instead.
+        assert_eq!(reply_shape("accusing 1 7 14", &accuse), None);
     }
 
     #[test]

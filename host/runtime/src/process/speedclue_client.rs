@@ -52,7 +52,7 @@ pub enum EntrantError {
     Seat(String),
     #[error("the bot failed ({}): {}", .0.reason, .0.detail)]
     Bot(Fault),
-    #[error("the bot answered a `{request}` request with a `{reply}` reply")]
+    #[error("the bot {}", clue_engine::validate::wrong_kind(request, reply))]
     WrongReply {
         request: &'static str,
         reply: &'static str,

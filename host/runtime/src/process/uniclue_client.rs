@@ -55,7 +55,7 @@ pub enum ClientError {
     BadLine(#[from] BadLine),
     #[error("the bot failed ({}): {}", .0.reason, .0.detail)]
     Bot(Fault),
-    #[error("the bot answered a `{request}` request with a `{reply}` reply")]
+    #[error("the bot {}", clue_engine::validate::wrong_kind(request, reply))]
     WrongReply {
         request: &'static str,
         reply: &'static str,

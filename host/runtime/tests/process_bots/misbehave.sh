@@ -16,6 +16,12 @@ case "$1" in
              *'"request":"respond"'*) echo '{"reply":"respond","card":"Rope"}' ;;
              *) echo '{"reply":"ok"}' ;;
            esac; done ;;
+  flat)    read -r h; echo "$HELLO"; while read -r r; do case "$r" in
+             *'"request":"suggest"'*) echo '{"reply":"suggest","suggestion":[1,7,14]}' ;;
+             *'"request":"accuse"'*) echo '{"reply":"accuse","accusation":null}' ;;
+             *'"request":"respond"'*) echo '{"reply":"respond","card":null}' ;;
+             *) echo '{"reply":"ok"}' ;;
+           esac; done ;;
   flood)   read -r h; echo "$HELLO"; read -r r; while :; do echo '{"reply":"ok"}'; done ;;
   longline) read -r h; echo "$HELLO"; read -r r; while :; do printf 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'; done ;;
   complains) read -r h; echo "$HELLO"; read -r r; echo "misbehave: I give up on this request" >&2; exit 5 ;;
