@@ -257,4 +257,8 @@ impl SeatController for Watched {
     fn stderr(&self) -> Option<String> {
         self.inner.stderr()
     }
+
+    fn card_word(&self, card: clue_plugin_api::Card) -> Option<String> {
+        self.inner.card_word(card)
+    }
 }

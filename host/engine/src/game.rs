@@ -327,7 +327,11 @@ impl Game<'_, '_> {
         match validate::reply(&judge, request, &reply) {
             Ok(()) => Some(reply),
             Err(violation) => {
-                let detail = violation.detail(&self.deck);
+                // The cards as the seat's protocol writes them.
+                let controller = state.controller.map(|i| &self.controllers[i]);
+                let detail = violation.detail_as(&self.deck, &|card| {
+                    controller.and_then(|c| c.card_word(card))
+                });
                 self.disqualify(seat, violation.reason(self.config.variant), detail);
                 None
             }

@@ -1,7 +1,7 @@
 //! The one way the engine talks to a bot: a [`SeatController`] per acting seat.
 //! The engine cannot tell a built-in bot from a native, wasm or process bot.
 
-use clue_plugin_api::{DqReason, Reply, Request};
+use clue_plugin_api::{Card, DqReason, Reply, Request};
 
 /// Why a bot could not answer: its seat is disqualified with `reason`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,6 +43,15 @@ pub trait SeatController {
     fn stderr(&self) -> Option<String> {
         None
     }
+
+    /// How the bot's protocol writes `card`, where that is not the card's
+    /// number in the deck (a text protocol's own code: UniClue's `R4`,
+    /// Speed Clue's `Co`), so that the detail of a disqualification names
+    /// the card as the bot wrote it. `None`: by its number.
+    fn card_word(&self, card: Card) -> Option<String> {
+        let _ = card;
+        None
+    }
 }
 
 impl<T: SeatController + ?Sized> SeatController for Box<T> {
@@ -56,6 +65,10 @@ impl<T: SeatController + ?Sized> SeatController for Box<T> {
 
     fn stderr(&self) -> Option<String> {
         (**self).stderr()
+    }
+
+    fn card_word(&self, card: Card) -> Option<String> {
+        (**self).card_word(card)
     }
 }
 

@@ -81,38 +81,48 @@ impl Violation {
     }
 
     /// What the seat did, in the third person, for the game's record:
-    /// `showed the Rope, which is not a card it holds from the suggestion`.
+    /// `showed the Rope (7), which is not a card it holds from the
+    /// suggestion (Kitchen (13))`, each card followed by its number.
     pub fn detail(&self, deck: &Deck) -> String {
+        self.detail_as(deck, &|_| None)
+    }
+
+    /// [`Violation::detail`] for a bot whose protocol writes a card as
+    /// `word` gives it (`Dining Room (R4)`), by its number where `word`
+    /// gives nothing ([`crate::SeatController::card_word`]).
+    pub fn detail_as(&self, deck: &Deck, word: &dyn Fn(Card) -> Option<String>) -> String {
+        let one = |card: Card| numbered_card(deck, card, word);
+        let all = |cards: &[Card]| cards.iter().map(|&c| one(c)).collect::<Vec<_>>().join(", ");
         match self {
             Violation::WrongKind { request, reply } => wrong_kind(request, reply),
             Violation::NotATarget { to, targets } => {
                 let to = match to {
                     Position::Cell { row, col } => format!("the cell at row {row}, column {col}"),
-                    Position::Room(room) => format!("the room {}", numbered_card(deck, *room)),
+                    Position::Room(room) => format!("the room {}", one(*room)),
                 };
                 format!("moved to {to}, which is not one of the {targets} targets")
             }
             Violation::DeclinedSuggestion => "declined a suggestion the turn requires".to_string(),
             Violation::Suggestion(shape) | Violation::Accusation(shape) => {
-                shape.describe_numbered(deck)
+                shape.describe_numbered_as(deck, word)
             }
             Violation::RepeatedSuggestion(cards) => format!(
                 "repeated its suggestion {}, which the contest rules forbid",
-                numbered(deck, cards)
+                all(cards)
             ),
             Violation::HidMatchingCard { matching } => format!(
                 "said it could not disprove while holding a matching card ({})",
-                numbered(deck, matching)
+                all(matching)
             ),
             Violation::ShowedOther { card, matching } if !deck.contains(*card) => format!(
                 "showed card {}, which the deck does not have (it holds {} from the suggestion)",
                 card.0,
-                numbered(deck, matching)
+                all(matching)
             ),
             Violation::ShowedOther { card, matching } => format!(
                 "showed {}, which is not a card it holds from the suggestion ({})",
-                numbered_card(deck, *card),
-                numbered(deck, matching)
+                one(*card),
+                all(matching)
             ),
             Violation::DeclinedAccusation => {
                 "declined an accusation it was required to make".to_string()
@@ -122,19 +132,11 @@ impl Violation {
     }
 }
 
-/// Cards by name with their numbers, for a bot's author who reads the
-/// numbers in its lines: `Rope (7), Kitchen (13)`.
-fn numbered(deck: &Deck, cards: &[Card]) -> String {
-    cards
-        .iter()
-        .map(|&c| numbered_card(deck, c))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// One card by name with its number: `Rope (7)`.
-fn numbered_card(deck: &Deck, card: Card) -> String {
-    format!("{} ({})", deck.name(card), card.0)
+/// One card by name with its number, or the word its bot's protocol writes
+/// it with: `Rope (7)`, `Dining Room (R4)`.
+fn numbered_card(deck: &Deck, card: Card, word: &dyn Fn(Card) -> Option<String>) -> String {
+    let number = word(card).unwrap_or_else(|| card.0.to_string());
+    format!("{} ({number})", deck.name(card))
 }
 
 /// What is wrong with the cards of a suggestion or an accusation.
@@ -177,11 +179,21 @@ impl Shape {
     /// followed by its number, as a bot wrote it: `named Colonel Mustard (1)
     /// where a weapon belongs`.
     pub fn describe_numbered(&self, deck: &Deck) -> String {
+        self.describe_numbered_as(deck, &|_| None)
+    }
+
+    /// [`Shape::describe_numbered`], each card as `word` gives it where it
+    /// gives one (see [`Violation::detail_as`]).
+    pub fn describe_numbered_as(
+        &self,
+        deck: &Deck,
+        word: &dyn Fn(Card) -> Option<String>,
+    ) -> String {
         match self {
             Shape::NoTarget => "named no opponent to interrogate (a generalized suggestion's \
                                 `target`, one of the request's `opponents`)"
                 .to_string(),
-            _ => self.told(&|card| numbered_card(deck, card)),
+            _ => self.told(&|card| numbered_card(deck, card, word)),
         }
     }
 

@@ -35,6 +35,13 @@ pub trait Exchange {
     fn fuel_used(&self) -> Option<u64> {
         None
     }
+
+    /// How the bot's protocol writes a card (see
+    /// [`SeatController::card_word`]).
+    fn card_word(&self, card: clue_plugin_api::Card) -> Option<String> {
+        let _ = card;
+        None
+    }
 }
 
 /// Whether bot calls get their `call` span: the level and target the span
@@ -141,6 +148,10 @@ impl<B: Exchange> SeatController for Sticky<B> {
 
     fn stderr(&self) -> Option<String> {
         self.bot.stderr(self.fault.is_some())
+    }
+
+    fn card_word(&self, card: clue_plugin_api::Card) -> Option<String> {
+        self.bot.card_word(card)
     }
 }
 

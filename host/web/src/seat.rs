@@ -227,6 +227,10 @@ impl SeatController for Paced {
     fn stderr(&self) -> Option<String> {
         self.inner.stderr()
     }
+
+    fn card_word(&self, card: clue_plugin_api::Card) -> Option<String> {
+        self.inner.card_word(card)
+    }
 }
 
 #[cfg(test)]

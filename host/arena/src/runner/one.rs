@@ -78,6 +78,10 @@ impl SeatController for Metered<'_> {
     fn stderr(&self) -> Option<String> {
         self.inner.stderr()
     }
+
+    fn card_word(&self, card: clue_plugin_api::Card) -> Option<String> {
+        self.inner.card_word(card)
+    }
 }
 
 /// A seat whose bot could not be started: every call fails with the reason.

@@ -352,6 +352,15 @@ fn minus_one_while_holding_a_card_is_an_invalid_response() {
         "{}",
         detail(&record, 0)
     );
+    // The cards it held are named as the protocol numbers them.
+    let said = detail(&record, 0);
+    assert!(
+        said.starts_with("said it could not disprove while holding a matching card (")
+            && ["(person ", "(weapon ", "(room "]
+                .iter()
+                .any(|w| said.contains(w)),
+        "{said}"
+    );
     // The engine answered for it truthfully: the suggester was shown a card.
     let answered = record.log.iter().any(|e| {
         matches!(

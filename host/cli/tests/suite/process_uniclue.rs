@@ -270,3 +270,25 @@ fn a_client_printing_to_stdout_is_told_to_use_stderr() {
     let detail = refused("sh -c 'echo C; read p; echo Q3x3; cat >/dev/null'");
     assert_eq!(detail, "sent `Q3x3`, which is not `C`, `Qswr` or `Aswr`");
 }
+
+/// A query naming another room than the client's is refused with the rooms
+/// as the judges' protocol writes them (`R9`), not as the host numbers its
+/// deck.
+#[test]
+fn a_query_in_the_wrong_room_names_the_rooms_by_their_codes() {
+    let client = UniclueClient::spawn(
+        "sh -c 'echo C; read a; read b; read c; echo Q119; cat'",
+        &limits(),
+    )
+    .expect("starts");
+    let mut seats: Vec<Box<dyn SeatController>> = vec![Box::new(client)];
+    let record = play(&GameConfig::new(Variant::Uniclue, 4), 1, &mut seats).expect("valid");
+    assert_eq!(
+        record.seats[0].outcome,
+        Outcome::Disqualified(DqReason::InvalidSuggestion)
+    );
+    assert_eq!(
+        record.seats[0].detail.as_deref(),
+        Some("suggested the room Study (R9), but must name Ballroom (R1)")
+    );
+}

@@ -463,6 +463,14 @@ impl Exchange for FrameworkBot {
     fn stderr(&self, abandoned: bool) -> Option<String> {
         Some(self.process.stderr_text(abandoned))
     }
+
+    /// `person 2`, `weapon 0`, `room 3`: a card's type and its id among
+    /// its type, as `Guess p w r` and `Card t id` give it.
+    fn card_word(&self, card: Card) -> Option<String> {
+        let (t, id) = self.tables.code(card);
+        let owned = self.tables.cards.get(t)?.contains(&card);
+        owned.then(|| format!("{} {id}", TYPES[t].name()))
+    }
 }
 
 #[cfg(test)]

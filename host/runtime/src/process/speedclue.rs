@@ -493,6 +493,11 @@ impl Exchange for SpeedclueBot {
     fn stderr(&self, abandoned: bool) -> Option<String> {
         Some(self.process.stderr_text(abandoned))
     }
+
+    /// The contest's two letters (`Co`).
+    fn card_word(&self, card: Card) -> Option<String> {
+        CODES.get(card.index()).map(|c| c.to_string())
+    }
 }
 
 fn codes(cards: &[Card]) -> String {

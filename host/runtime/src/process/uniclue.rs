@@ -380,6 +380,12 @@ impl<L: ClientLink> Exchange for UniclueClient<L> {
     fn stderr(&self, abandoned: bool) -> Option<String> {
         self.link.stderr(abandoned)
     }
+
+    /// The judges' code (`R4`).
+    fn card_word(&self, card: Card) -> Option<String> {
+        let deck = self.setup.as_ref().map(|s| &s.deck)?;
+        number(deck, card).map(|_| code(deck, card))
+    }
 }
 
 /// Borrows a controller for one game, so the caller keeps it afterwards.
@@ -392,6 +398,10 @@ impl<C: SeatController> SeatController for Borrowed<'_, C> {
 
     fn stderr(&self) -> Option<String> {
         self.0.stderr()
+    }
+
+    fn card_word(&self, card: Card) -> Option<String> {
+        self.0.card_word(card)
     }
 }
 

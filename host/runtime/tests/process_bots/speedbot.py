@@ -12,7 +12,9 @@ TCP may do to any message.
 Two modes make the mistakes a new author makes, for the host's hint: with
 `--no-flush` it writes its lines to a `makefile('w')` writer it never
 flushes; with `--bare-alive` it reads lines but says `ID alive` without a
-newline (so it is sent bare messages, and its `readline` never returns)."""
+newline (so it is sent bare messages, and its `readline` never returns).
+With `--repeat` it makes the same suggestion every turn, which the
+contest's rules forbid."""
 import random
 import socket
 import sys
@@ -77,6 +79,8 @@ def main():
             me, hand = int(words[2]), set(words[3:])
             seen, made, forced = set(hand), set(), None
             say("ok")
+        elif kind == "suggest" and "--repeat" in flags:
+            say("suggest Gr Kn Di")
         elif kind == "suggest":
             for _ in range(500):
                 pick = tuple(rng.choice([c for c in cat if c not in seen] or cat) for cat in CATEGORIES)

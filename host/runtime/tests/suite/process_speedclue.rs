@@ -367,3 +367,23 @@ fn a_bot_that_is_slow_is_not_told_to_flush() {
     assert!(detail.starts_with("no "), "{detail}");
     assert!(!detail.contains("waiting to read"), "{detail}");
 }
+
+/// A repeated suggestion, which the contest's rules forbid, is told with
+/// the cards as the contest's protocol writes them (`Gr`), not as the host
+/// numbers its deck.
+#[test]
+fn a_repeated_suggestion_names_the_cards_by_their_codes() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/process_bots/speedbot.py");
+    let launch = format!("python3 {} --repeat {{Again}} %%", script.display());
+    let (outcome, detail) = first_seat(&launch, &limits());
+    assert_eq!(
+        outcome,
+        Outcome::Disqualified(DqReason::RepeatedSuggestion),
+        "{detail}"
+    );
+    assert_eq!(
+        detail,
+        "repeated its suggestion Mr. Green (Gr), Knife (Kn), Dining Room (Di), which the \
+         contest rules forbid"
+    );
+}
