@@ -1339,20 +1339,23 @@ fn a_given_bot_whose_files_are_not_there_is_refused_by_name() {
 /// is not hidden.
 #[test]
 fn quiet_keeps_one_result_line_and_names_each_disqualification() {
-    let out = clue(&[
-        "play",
-        "--variant",
-        "speedclue",
-        "--players",
-        "3",
-        "--seed",
-        "2",
-        "--quiet",
-        "--bot",
-        // It takes the hello, so that the host's write cannot meet a closed
-        // pipe, and ends without answering.
-        "jsonl:sh -c 'read x; exit 3'",
-    ]);
+    let quietly = |bot: &str| {
+        clue(&[
+            "play",
+            "--variant",
+            "speedclue",
+            "--players",
+            "3",
+            "--seed",
+            "2",
+            "--quiet",
+            "--bot",
+            bot,
+        ])
+    };
+    // It takes the hello, so that the host's write cannot meet a closed
+    // pipe, and ends without answering.
+    let out = quietly("jsonl:sh -c 'read x; exit 3'");
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stderr}");
     assert_eq!(stdout.lines().count(), 1, "{stdout}");
@@ -1372,18 +1375,7 @@ fn quiet_keeps_one_result_line_and_names_each_disqualification() {
     );
     // A bot that said why on its stderr has the last thing it said there
     // quoted too: a missing module is the usual first crash.
-    let out = clue(&[
-        "play",
-        "--variant",
-        "speedclue",
-        "--players",
-        "3",
-        "--seed",
-        "2",
-        "--quiet",
-        "--bot",
-        "jsonl:python3 -c 'import sys; sys.stdin.readline(); import no_such_module'",
-    ]);
+    let out = quietly("jsonl:python3 -c 'import sys; sys.stdin.readline(); import no_such_module'");
     let (_, stderr) = text(&out);
     assert!(out.status.success(), "{stderr}");
     assert!(

@@ -224,16 +224,7 @@ fn a_client_waiting_to_be_spoken_to_is_told_it_speaks_first() {
         startup: Duration::from_secs(2),
         ..limits()
     };
-    let first = |command: &str| {
-        let client = UniclueClient::spawn(command, &quick).expect("starts");
-        let mut seats: Vec<Box<dyn SeatController>> = vec![Box::new(client)];
-        let record = play(&GameConfig::new(Variant::Uniclue, 4), 1, &mut seats).expect("valid");
-        assert_eq!(
-            record.seats[0].outcome,
-            Outcome::Disqualified(DqReason::Timeout)
-        );
-        record.seats[0].detail.clone().unwrap_or_default()
-    };
+    let first = |command: &str| disqualified(command, &quick, DqReason::Timeout);
     let detail = first("python3 -c 'import sys; sys.stdin.readline()'");
     assert!(
         detail.starts_with("no `C` command within 2000 ms; it was waiting to read its stdin, where the host has written nothing yet: the bot speaks first (`C` command), or it printed that and did not flush it"),
@@ -247,16 +238,7 @@ fn a_client_waiting_to_be_spoken_to_is_told_it_speaks_first() {
 /// commands, and is told they go to stderr; a command gone wrong is not.
 #[test]
 fn a_client_printing_to_stdout_is_told_to_use_stderr() {
-    let refused = |command: &str| {
-        let client = UniclueClient::spawn(command, &limits()).expect("starts");
-        let mut seats: Vec<Box<dyn SeatController>> = vec![Box::new(client)];
-        let record = play(&GameConfig::new(Variant::Uniclue, 4), 1, &mut seats).expect("valid");
-        assert_eq!(
-            record.seats[0].outcome,
-            Outcome::Disqualified(DqReason::ProtocolError)
-        );
-        record.seats[0].detail.clone().unwrap_or_default()
-    };
+    let refused = |command: &str| disqualified(command, &limits(), DqReason::ProtocolError);
     let detail = refused(
         "python3 -c 'import sys; print(\"C\", flush=True); print(\"got\", sys.stdin.readline().strip(), flush=True); sys.stdin.read()'",
     );
@@ -276,19 +258,28 @@ fn a_client_printing_to_stdout_is_told_to_use_stderr() {
 /// deck.
 #[test]
 fn a_query_in_the_wrong_room_names_the_rooms_by_their_codes() {
-    let client = UniclueClient::spawn(
+    let detail = disqualified(
         "sh -c 'echo C; read a; read b; read c; echo Q119; cat'",
         &limits(),
-    )
-    .expect("starts");
+        DqReason::InvalidSuggestion,
+    );
+    assert_eq!(
+        detail,
+        "suggested the room Study (R9), but must name Ballroom (R1)"
+    );
+}
+
+/// The detail of the client `command`'s disqualification for `reason` in a
+/// 4-player game of seed 1.
+fn disqualified(command: &str, limits: &ProcessLimits, reason: DqReason) -> String {
+    let client = UniclueClient::spawn(command, limits).expect("starts");
     let mut seats: Vec<Box<dyn SeatController>> = vec![Box::new(client)];
     let record = play(&GameConfig::new(Variant::Uniclue, 4), 1, &mut seats).expect("valid");
+    let detail = record.seats[0].detail.clone().unwrap_or_default();
     assert_eq!(
         record.seats[0].outcome,
-        Outcome::Disqualified(DqReason::InvalidSuggestion)
+        Outcome::Disqualified(reason),
+        "{detail}"
     );
-    assert_eq!(
-        record.seats[0].detail.as_deref(),
-        Some("suggested the room Study (R9), but must name Ballroom (R1)")
-    );
+    detail
 }

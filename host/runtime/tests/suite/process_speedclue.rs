@@ -13,11 +13,22 @@ use clue_runtime::process::speedclue::SpeedclueBot;
 use clue_runtime::sandbox::SandboxPolicy;
 
 fn speedbot(id: Option<&str>) -> String {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/process_bots/speedbot.py");
     match id {
-        Some(id) => format!("python3 {} {{{id}}} %%", script.display()),
-        None => format!("python3 {}", script.display()),
+        Some(id) => speedbot_as("", id),
+        None => format!("python3 {}", speedbot_script().display()),
     }
+}
+
+fn speedbot_script() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/process_bots/speedbot.py")
+}
+
+/// `speedbot.py FLAGS {ID} %%`: the launch line of the test bot in a mode.
+fn speedbot_as(flags: &str, id: &str) -> String {
+    format!(
+        "python3 {} {flags} {{{id}}} %%",
+        speedbot_script().display()
+    )
 }
 
 fn limits() -> ProcessLimits {
@@ -178,14 +189,12 @@ fn a_java_entrant_in_the_contest_base_class_style_plays_under_default_limits() {
 
 #[test]
 fn a_python_entrant_with_the_buffer_messager_plays() {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/process_bots/speedbot.py");
-    plays_whole_games(|i| format!("python3 {} --buffer {{Buf{i}}} %%", script.display()));
+    plays_whole_games(|i| speedbot_as("--buffer", &format!("Buf{i}")));
 }
 
 #[test]
 fn a_python_entrant_with_the_line_messager_plays() {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/process_bots/speedbot.py");
-    plays_whole_games(|i| format!("python3 {} {{Line{i}}} %%", script.display()));
+    plays_whole_games(|i| speedbot_as("", &format!("Line{i}")));
 }
 
 /// TCP keeps no message boundaries: `--split` sends every answer of more
@@ -194,13 +203,7 @@ fn a_python_entrant_with_the_line_messager_plays() {
 /// host reads on until the answer is whole (docs/speedclue.md, "Framing").
 #[test]
 fn an_answer_cut_after_the_word_suggest_is_put_together() {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/process_bots/speedbot.py");
-    plays_whole_games(|i| {
-        format!(
-            "python3 {} --buffer --split {{Cut{i}}} %%",
-            script.display()
-        )
-    });
+    plays_whole_games(|i| speedbot_as("--buffer --split", &format!("Cut{i}")));
 }
 
 /// A bot seated first that says `ID alive` as given, then answers `reset`
@@ -243,9 +246,9 @@ fn two_answers_in_one_read_are_a_protocol_error() {
     );
 }
 
-/// The first seat's outcome and detail when `launch` plays it under
-/// `limits` against two built-in bots.
-fn first_seat(launch: &str, limits: &ProcessLimits) -> (Outcome, String) {
+/// The detail of the disqualification for `reason` of `launch`, seated
+/// first under `limits` against two built-in bots.
+fn first_seat(launch: &str, limits: &ProcessLimits, reason: DqReason) -> String {
     let bot = SpeedclueBot::spawn(launch, limits).expect("starts");
     let mut seats: Vec<Box<dyn SeatController>> = vec![
         Box::new(bot),
@@ -253,10 +256,13 @@ fn first_seat(launch: &str, limits: &ProcessLimits) -> (Outcome, String) {
         builtin("clueless").expect("built-in"),
     ];
     let record = play(&GameConfig::new(Variant::Speedclue, 3), 1, &mut seats).expect("valid");
-    (
+    let detail = record.seats[0].detail.clone().unwrap_or_default();
+    assert_eq!(
         record.seats[0].outcome,
-        record.seats[0].detail.clone().unwrap_or_default(),
-    )
+        Outcome::Disqualified(reason),
+        "{detail}"
+    );
+    detail
 }
 
 /// A bot that writes to a buffered writer it never flushes sends nothing,
@@ -271,14 +277,8 @@ fn a_bot_that_does_not_flush_is_told_to() {
             sandbox,
             ..limits()
         };
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/process_bots/speedbot.py");
-        let launch = format!("python3 {} --no-flush {{Mute}} %%", script.display());
-        let (outcome, detail) = first_seat(&launch, &quick);
-        assert_eq!(
-            outcome,
-            Outcome::Disqualified(DqReason::Timeout),
-            "{detail}"
-        );
+        let launch = speedbot_as("--no-flush", "Mute");
+        let detail = first_seat(&launch, &quick, DqReason::Timeout);
         assert!(
             detail.starts_with("no `ID alive` within 5000 ms"),
             "{detail}"
@@ -312,12 +312,7 @@ fn a_java_bot_that_does_not_flush_is_told_to() {
         "java -cp {} ContestStyleBot {{Mute}} %% --no-flush",
         classes.display()
     );
-    let (outcome, detail) = first_seat(&launch, &quick);
-    assert_eq!(
-        outcome,
-        Outcome::Disqualified(DqReason::Timeout),
-        "{detail}"
-    );
+    let detail = first_seat(&launch, &quick, DqReason::Timeout);
     assert!(
         detail.contains("it was waiting to read its connection") && detail.contains("Java's"),
         "{detail}"
@@ -333,14 +328,8 @@ fn a_line_reading_bot_sent_bare_messages_is_told_why() {
         message: Duration::from_secs(2),
         ..limits()
     };
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/process_bots/speedbot.py");
-    let launch = format!("python3 {} --bare-alive {{Bare}} %%", script.display());
-    let (outcome, detail) = first_seat(&launch, &quick);
-    assert_eq!(
-        outcome,
-        Outcome::Disqualified(DqReason::Timeout),
-        "{detail}"
-    );
+    let launch = speedbot_as("--bare-alive", "Bare");
+    let detail = first_seat(&launch, &quick, DqReason::Timeout);
     assert!(detail.contains("no answer to `reset"), "{detail}");
     assert!(
         detail.contains("it was waiting to read its connection")
@@ -358,12 +347,7 @@ fn a_bot_that_is_slow_is_not_told_to_flush() {
         ..limits()
     };
     let launch = "python3 -c 'import socket,sys,time; s=socket.create_connection((\"127.0.0.1\", int(sys.argv[2]))); s.sendall(b\"Slow alive\\n\"); time.sleep(30)' {Slow} %%";
-    let (outcome, detail) = first_seat(launch, &quick);
-    assert_eq!(
-        outcome,
-        Outcome::Disqualified(DqReason::Timeout),
-        "{detail}"
-    );
+    let detail = first_seat(launch, &quick, DqReason::Timeout);
     assert!(detail.starts_with("no "), "{detail}");
     assert!(!detail.contains("waiting to read"), "{detail}");
 }
@@ -373,14 +357,8 @@ fn a_bot_that_is_slow_is_not_told_to_flush() {
 /// numbers its deck.
 #[test]
 fn a_repeated_suggestion_names_the_cards_by_their_codes() {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/process_bots/speedbot.py");
-    let launch = format!("python3 {} --repeat {{Again}} %%", script.display());
-    let (outcome, detail) = first_seat(&launch, &limits());
-    assert_eq!(
-        outcome,
-        Outcome::Disqualified(DqReason::RepeatedSuggestion),
-        "{detail}"
-    );
+    let launch = speedbot_as("--repeat", "Again");
+    let detail = first_seat(&launch, &limits(), DqReason::RepeatedSuggestion);
     assert_eq!(
         detail,
         "repeated its suggestion Mr. Green (Gr), Knife (Kn), Dining Room (Di), which the \
