@@ -405,7 +405,9 @@ impl BotProcess {
     }
 
     /// Whether one of the bot's processes is blocked reading the file
-    /// `file` names (see [`blocked_reading`]); never once it was killed.
+    /// `file` names (a `/proc/PID/fd` link's target: `pipe:[INODE]`,
+    /// `socket:[INODE]`), as `/proc/PID/task/TID/syscall` shows it; never
+    /// once it was killed.
     pub fn blocked_reading(&self, file: &std::path::Path) -> bool {
         !self.killed && self.exited.is_none() && blocked_reading(self.child.id(), file)
     }
