@@ -107,7 +107,8 @@ fn file_problem(spec: &BotSpec, base_dir: &Path) -> Option<String> {
     let path = [Path::new(program).to_path_buf(), base_dir.join(program)]
         .into_iter()
         .find(|p| p.exists());
-    let Some(meta) = path.and_then(|p| std::fs::metadata(p).ok()) else {
+    let found = path.and_then(|p| std::fs::metadata(&p).ok().map(|meta| (p, meta)));
+    let Some((path, meta)) = found else {
         return Some(format!("file not found: {program}"));
     };
     if meta.is_dir() {
@@ -118,12 +119,6 @@ fn file_problem(spec: &BotSpec, base_dir: &Path) -> Option<String> {
              runs it first (`python3 {program}`)"
         ))
     } else {
-        let path = Path::new(program);
-        let path = if path.exists() {
-            path.to_path_buf()
-        } else {
-            base_dir.join(program)
-        };
         interpreter_line_problem(&path, program)
     }
 }
