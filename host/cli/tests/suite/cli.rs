@@ -987,9 +987,11 @@ bots:
             let count: u32 = words[2].parse().expect("a count");
             assert!(count >= 2, "{variant}: {line}");
             assert_eq!(words[3], "game", "{variant}: {line}");
-            // "exited", or "stopped reading its input", as the race goes.
+            // "exited ... before its hello" (or before its first command),
+            // or "stopped reading its input", as the race goes.
+            assert!(line.contains(" with status 3"), "{variant}: {line}");
             assert!(
-                line.contains("with status 3; its stderr ends: starting | cannot open model.bin"),
+                line.contains("; its stderr ends: starting | cannot open model.bin"),
                 "{variant}: {line}"
             );
         }
@@ -1370,7 +1372,11 @@ fn quiet_keeps_one_result_line_and_names_each_disqualification() {
         .strip_prefix("seat 0 (jsonl:sh -c 'read x; exit 3') is disqualified (crash): ")
         .unwrap_or_else(|| panic!("{stderr}"));
     assert!(
-        ["exited with status 3", "closed its output"].contains(&detail),
+        [
+            "exited with status 3 before its hello",
+            "closed its output before its hello"
+        ]
+        .contains(&detail),
         "{stderr}"
     );
     // A bot that said why on its stderr has the last thing it said there

@@ -242,6 +242,39 @@ fn closing_stdout_is_a_crash() {
 #[test]
 fn exiting_is_a_crash_with_the_status() {
     check("exits", DqReason::Crash, "status 3");
+    // And with the request it left unanswered (whether the host saw the
+    // exit itself or only the end of its output first).
+    check(
+        "exits",
+        DqReason::Crash,
+        " before its reply to `begin-game`",
+    );
+}
+
+/// A bot whose program ends cleanly in the middle of the game is told that
+/// status 0 is a program that ran to its end. (Its child keeps its stdout
+/// open, so that the host sees the exit itself and its status every time.)
+#[test]
+fn a_clean_exit_mid_game_says_the_program_ran_to_its_end() {
+    check(
+        "ends",
+        DqReason::Crash,
+        "exited with status 0 before its reply to `begin-game`; status 0 is a normal end, so \
+         its program ran to its end: a bot reads the host's lines until its stdin ends",
+    );
+}
+
+/// A reply written whole, flushed, but with no newline after it: the host
+/// waits for the line's end, and the timeout quotes what came.
+#[test]
+fn a_line_with_no_newline_is_quoted_when_the_bot_times_out() {
+    check(
+        "unended",
+        DqReason::Timeout,
+        "no hello within 5000 ms; it wrote \
+         `{\"hello\":\"clue-arena\",\"protocol\":\"1.0\",\"name\":\"misbehave\"}` and no \
+         newline after it, and the host reads whole lines: end each line with one",
+    );
 }
 
 #[test]

@@ -39,6 +39,8 @@ pub struct BotProcess {
     killed: bool,
     /// The host has written the bot a line.
     spoken: bool,
+    /// What the bot wrote after its last newline.
+    unfinished: output::Unfinished,
 }
 
 impl BotProcess {
@@ -139,9 +141,15 @@ impl BotProcess {
             sys::guard(child.id());
         }
         let stdin = child.stdin.take();
+        let unfinished = output::Unfinished::default();
         let lines = match child.stdout.take() {
-            Some(stdout) => output::read_lines(stdout, limits.max_line, limits.max_output),
-            None => output::read_lines(std::io::empty(), 0, 0),
+            Some(stdout) => output::read_lines(
+                stdout,
+                limits.max_line,
+                limits.max_output,
+                unfinished.clone(),
+            ),
+            None => output::read_lines(std::io::empty(), 0, 0, unfinished.clone()),
         };
         let stderr = StderrTap::default();
         if let Some(pipe) = child.stderr.take() {
@@ -159,6 +167,7 @@ impl BotProcess {
             cpu_read: None,
             killed: false,
             spoken: false,
+            unfinished,
         })
     }
 
@@ -299,6 +308,7 @@ impl BotProcess {
             let slice = (deadline - now).min(POLL);
             match self.lines.recv_timeout(slice) {
                 Ok(Output::Line(line)) => return Ok(line),
+                Ok(Output::Closed) => return Err(self.end_fault(Some(waiting_for))),
                 Ok(other) => return Err(self.fault(other)),
                 Err(RecvTimeoutError::Disconnected) => {
                     return Err(self.fault(Output::Failed("the output reader stopped".into())));
@@ -311,14 +321,11 @@ impl BotProcess {
             }
             // A bot that exited while a child of its own keeps its stdout
             // open never shows end of output: notice the exit itself.
-            if let Some(status) = self.poll_exit() {
+            if self.poll_exit().is_some() {
                 // Whatever it wrote before exiting has had a moment to arrive.
                 return match self.lines.recv_timeout(POLL) {
                     Ok(Output::Line(line)) => Ok(line),
-                    _ => Err(Fault::new(
-                        DqReason::Crash,
-                        format!("exited{}", describe(Some(status))),
-                    )),
+                    _ => Err(self.end_fault(Some(waiting_for))),
                 };
             }
         }
@@ -337,6 +344,15 @@ impl BotProcess {
         const FLUSH: &str = "stdout is a pipe, not a terminal: flush after each line, such as \
              Python's `print(..., flush=True)` or `python3 -u`, C's `fflush(stdout)`, Java's \
              `System.out.flush()`";
+        if let Some(start) = self.unfinished.text() {
+            return format!(
+                "; it wrote `{}` and no newline after it, and the host reads whole lines: \
+                 end each line with one (`print`, `println` and `console.log` add it; \
+                 `sys.stdout.write`, `System.out.print`, `printf` and `process.stdout.write` \
+                 write only what they are given)",
+                clip(&start)
+            );
+        }
         let Some(stdin) = &self.stdin else {
             return String::new();
         };
@@ -376,17 +392,33 @@ impl BotProcess {
                 DqReason::ProtocolError,
                 format!("flooded its output ({bytes} bytes, over the cap)"),
             ),
-            Output::Closed => {
-                let status = self.wait_briefly();
-                let what = if status.is_some() {
-                    "exited"
-                } else {
-                    "closed its output"
-                };
-                Fault::new(DqReason::Crash, format!("{what}{}", describe(status)))
-            }
+            Output::Closed => self.end_fault(None),
             Output::Failed(e) => Fault::new(DqReason::Crash, format!("unreadable output: {e}")),
         }
+    }
+
+    /// The crash of a bot whose output ended (it exited, or closed its
+    /// stdout), with its status and, when the host was waiting for a line,
+    /// what the line was (`waiting_for`). A status of 0 is a program that
+    /// ran to its end, most often a loop that stopped reading too soon.
+    fn end_fault(&mut self, waiting_for: Option<&str>) -> Fault {
+        let status = self.wait_briefly();
+        let what = if status.is_some() {
+            "exited"
+        } else {
+            "closed its output"
+        };
+        let before = waiting_for.map_or(String::new(), |line| format!(" before its {line}"));
+        let normal = if status.and_then(|s| s.code()) == Some(0) {
+            "; status 0 is a normal end, so its program ran to its end: a bot reads the \
+             host's lines until its stdin ends, which is the end of the game"
+        } else {
+            ""
+        };
+        Fault::new(
+            DqReason::Crash,
+            format!("{what}{}{before}{normal}", describe(status)),
+        )
     }
 
     /// The exit status, if the bot exits within a moment.

@@ -21,16 +21,44 @@ pub enum Output {
     Failed(String),
 }
 
-/// Starts the stdout reader. It stops at the first report other than `Line`.
+/// What a bot has written since its last line end, as the stdout reader
+/// last saw it (its first [`Unfinished::KEPT`] bytes): a reply written
+/// whole but with no newline after it, which the host waits on for ever.
+#[derive(Clone, Debug, Default)]
+pub struct Unfinished(Arc<Mutex<Vec<u8>>>);
+
+impl Unfinished {
+    /// How much of the unfinished line is kept, enough to recognise it.
+    const KEPT: usize = 256;
+
+    /// The unfinished line's start, or `None` when the bot's last byte
+    /// ended a line.
+    pub fn text(&self) -> Option<String> {
+        let kept = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        (!kept.is_empty()).then(|| text(&kept))
+    }
+
+    fn set(&self, line: &[u8]) {
+        let mut kept = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        if !(kept.is_empty() && line.is_empty()) {
+            kept.clear();
+            kept.extend_from_slice(&line[..line.len().min(Self::KEPT)]);
+        }
+    }
+}
+
+/// Starts the stdout reader. It stops at the first report other than
+/// `Line`; `unfinished` follows what the bot wrote after its last newline.
 pub fn read_lines(
     mut stdout: impl Read + Send + 'static,
     max_line: usize,
     max_total: u64,
+    unfinished: Unfinished,
 ) -> Receiver<Output> {
     let (tx, rx) = mpsc::channel();
     let spawned = thread::Builder::new()
         .name("bot-stdout".into())
-        .spawn(move || pump(&mut stdout, &tx, max_line, max_total));
+        .spawn(move || pump(&mut stdout, &tx, max_line, max_total, &unfinished));
     if let Err(e) = spawned {
         // The receiver sees the failure as the bot's first output.
         let (tx, rx) = mpsc::channel();
@@ -79,7 +107,13 @@ fn counted_read(
     }
 }
 
-fn pump(stdout: &mut impl Read, tx: &Sender<Output>, max_line: usize, max_total: u64) {
+fn pump(
+    stdout: &mut impl Read,
+    tx: &Sender<Output>,
+    max_line: usize,
+    max_total: u64,
+    unfinished: &Unfinished,
+) {
     let mut buffer = [0u8; 8192];
     let mut line: Vec<u8> = Vec::new();
     let mut total: u64 = 0;
@@ -111,6 +145,7 @@ fn pump(stdout: &mut impl Read, tx: &Sender<Output>, max_line: usize, max_total:
                 }
             }
         }
+        unfinished.set(&line);
     }
 }
 
@@ -319,6 +354,39 @@ mod tests {
             "half a report"
         );
         drop(send);
+    }
+
+    /// A reply written with no newline after it is not a line, but the
+    /// reader shows it as the unfinished line until the line ends.
+    #[test]
+    fn a_line_with_no_end_yet_is_the_unfinished_line() {
+        let unfinished = super::Unfinished::default();
+        let (send, receive) = mpsc::channel();
+        let lines = super::read_lines(Pipe(receive), 1 << 10, 1 << 20, unfinished.clone());
+        send.send(b"{\"reply\":\"ok\"}\n{\"reply\":".to_vec())
+            .unwrap();
+        match lines.recv().unwrap() {
+            super::Output::Line(line) => assert_eq!(line, r#"{"reply":"ok"}"#),
+            other => panic!("{other:?}"),
+        }
+        while unfinished.text().is_none() {
+            std::thread::yield_now();
+        }
+        assert_eq!(unfinished.text().as_deref(), Some(r#"{"reply":"#));
+        send.send(b"\"ok\"}\r\n".to_vec()).unwrap();
+        match lines.recv().unwrap() {
+            super::Output::Line(line) => assert_eq!(line, r#"{"reply":"ok"}"#),
+            other => panic!("{other:?}"),
+        }
+        while unfinished.text().is_some() {
+            std::thread::yield_now();
+        }
+        // A long one keeps its start.
+        send.send(vec![b'x'; 500]).unwrap();
+        while unfinished.text().is_none() {
+            std::thread::yield_now();
+        }
+        assert_eq!(unfinished.text().unwrap().len(), 256);
     }
 
     #[test]

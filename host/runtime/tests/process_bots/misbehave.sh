@@ -8,6 +8,8 @@ case "$1" in
   garbage) read -r h; echo "$HELLO"; read -r r; echo 'this is not json'; sleep 100 ;;
   closes)  read -r h; echo "$HELLO"; read -r r; exec 1>&-; sleep 100 ;;
   exits)   read -r h; echo "$HELLO"; read -r r; exit 3 ;;
+  ends)    read -r h; echo "$HELLO"; read -r r; sleep 100 & exit 0 ;;
+  unended) read -r h; printf '%s' "$HELLO"; sleep 100 ;;
   hangs)   read -r h; echo "$HELLO"; read -r r; sleep 100 ;;
   waits)   read -r h; echo "$HELLO"; read -r r; read -r never ;;
   names)   read -r h; echo "$HELLO"; while read -r r; do case "$r" in
