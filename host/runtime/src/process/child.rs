@@ -262,7 +262,11 @@ impl BotProcess {
             let status = self.wait_briefly();
             Fault::new(
                 DqReason::Crash,
-                format!("stopped reading its input ({e}){}", describe(status)),
+                format!(
+                    "stopped reading its input ({e}){}{}",
+                    describe(status),
+                    self.sandbox_hint()
+                ),
             )
         })
     }
@@ -402,7 +406,11 @@ impl BotProcess {
     /// what the line was (`waiting_for`). A status of 0 is a program that
     /// ran to its end, most often a loop that stopped reading too soon.
     fn end_fault(&mut self, waiting_for: Option<&str>) -> Fault {
-        let status = self.wait_briefly();
+        // A bot's output ends as it exits, all but always: the status is
+        // awaited for longer than a moment, so that a loaded machine still
+        // reports it (the rare bot that closes its stdout and runs on costs
+        // the wait once, as it is disqualified).
+        let status = self.wait_exit(END_WAIT);
         let what = if status.is_some() {
             "exited"
         } else {
@@ -417,8 +425,50 @@ impl BotProcess {
         };
         Fault::new(
             DqReason::Crash,
-            format!("{what}{}{before}{normal}", describe(status)),
+            format!(
+                "{what}{}{before}{normal}{}",
+                describe(status),
+                self.sandbox_hint()
+            ),
         )
+    }
+
+    /// What the sandbox had to do with the end of a sandboxed bot that
+    /// exited, when its stderr's end tells of a wall a bot meets in it and
+    /// not outside it (a read-only folder, no network), as a bot that ran
+    /// at the author's terminal does; otherwise nothing.
+    fn sandbox_hint(&self) -> &'static str {
+        if self.sandbox.is_none() || self.exited.is_none() {
+            return "";
+        }
+        // The bot has exited: its stderr ends in a moment (a child of its own
+        // may hold it open, hence the bound). A Java stack trace puts the
+        // error above its `at` lines, hence more than the last line.
+        let text = self.stderr.text_after_end(super::STDERR_SETTLE);
+        let end = text
+            .char_indices()
+            .nth_back(2000)
+            .map_or(text.as_str(), |(i, _)| &text[i..])
+            .to_ascii_lowercase();
+        let said = |marks: &[&str]| marks.iter().any(|m| end.contains(m));
+        if said(&["read-only file system", "erofs"]) {
+            "; its stderr tells of a read-only file system: in the sandbox every folder is \
+             read-only, its own included, but its scratch folder `/tmp` (its working folder, \
+             `HOME` and `TMPDIR`), which is emptied after each game"
+        } else if said(&[
+            "temporary failure in name resolution",
+            "name or service not known",
+            "eai_again",
+            "unknownhostexception",
+            "address family not supported",
+            "network is unreachable",
+        ]) {
+            "; its stderr tells of a failed network lookup or connection: in the sandbox a bot \
+             has no network, so what it needs must be in its folder (a tournament's `build` \
+             step may download, from the hosts its `network:` lists)"
+        } else {
+            ""
+        }
     }
 
     /// The exit status, if the bot exits within a moment.
@@ -620,6 +670,9 @@ fn tcp_address(text: &str) -> Option<std::net::SocketAddr> {
     };
     Some(std::net::SocketAddr::new(ip, port))
 }
+
+/// How long a bot whose output ended is given to exit, for its status.
+const END_WAIT: Duration = Duration::from_secs(2);
 
 /// ` with status 3`, `, killed by signal 11 (SIGSEGV)`, or nothing.
 fn describe(status: Option<ExitStatus>) -> String {

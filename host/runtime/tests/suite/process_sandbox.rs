@@ -1027,6 +1027,64 @@ fn entrant_folder() -> tempfile::TempDir {
     dir
 }
 
+/// The fault of a bot that ran `argv` under `policy` and exited before its
+/// first line.
+fn first_fault(argv: &[String], policy: sandbox::SandboxPolicy) -> String {
+    let limits = ProcessLimits {
+        sandbox: policy,
+        ..ProcessLimits::default()
+    };
+    let mut bot = BotProcess::spawn(argv, &limits).expect("the bot starts");
+    match bot.recv(Duration::from_secs(20), "hello") {
+        Ok(line) => panic!("{argv:?} printed {line:?}"),
+        Err(fault) => fault.detail,
+    }
+}
+
+/// A bot that worked at its author's terminal and crashes on a wall of
+/// the sandbox (writing beside itself, looking up a host) is told which
+/// wall, on top of its stderr; a crash of another kind, or of a bot with no
+/// sandbox, is not.
+#[test]
+fn a_crash_on_a_wall_of_the_sandbox_says_which_wall() {
+    let dir = entrant_folder();
+    let bot = dir.path().join("bot.sh");
+    std::fs::write(
+        &bot,
+        "echo learnt > \"$(dirname \"$0\")/memory.txt\" || exit 1\n",
+    )
+    .expect("the bot's file");
+    let fault = first_fault(
+        &["sh".into(), bot.display().to_string()],
+        sandbox::SandboxPolicy::on(),
+    );
+    assert!(
+        fault.starts_with("exited with status 1 before its hello; its stderr tells of a read-only file system: in the sandbox every folder is read-only, its own included, but its scratch folder `/tmp`"),
+        "{fault}"
+    );
+    assert!(!dir.path().join("memory.txt").exists());
+
+    let lookup = "import socket; socket.create_connection(('pypi.org', 443), timeout=5)";
+    let fault = first_fault(
+        &["python3".into(), "-c".into(), lookup.into()],
+        sandbox::SandboxPolicy::on(),
+    );
+    assert!(
+        fault.contains("; its stderr tells of a failed network lookup or connection: in the sandbox a bot has no network"),
+        "{fault}"
+    );
+
+    // Its stderr decides nothing without a sandbox, nor when it tells of
+    // something else.
+    let claims = "echo 'OSError: [Errno 30] Read-only file system' >&2; exit 1";
+    let sh = |script: &str| ["sh", "-c", script].map(String::from);
+    let fault = first_fault(&sh(claims), sandbox::SandboxPolicy::off());
+    assert_eq!(fault, "exited with status 1 before its hello");
+    let other = "echo 'ModuleNotFoundError: No module named numpy' >&2; exit 1";
+    let fault = first_fault(&sh(other), sandbox::SandboxPolicy::on());
+    assert_eq!(fault, "exited with status 1 before its hello");
+}
+
 /// The seccomp filters are built for x86-64 and kill a process at its
 /// first system call of another architecture. A 32-bit entrant named on
 /// the command line is refused before it starts, saying what it is; one
