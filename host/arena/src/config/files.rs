@@ -88,7 +88,11 @@ fn file_problem(spec: &BotSpec, base_dir: &Path) -> Option<String> {
     if spec.kind.is_file() {
         let path = Path::new(&spec.target);
         return match std::fs::metadata(path) {
-            Err(_) => Some(format!("file not found: {}", path.display())),
+            Err(_) => Some(format!(
+                "file not found: {}{}",
+                path.display(),
+                near_file(&spec.target, &[Path::new(".")])
+            )),
             Ok(meta) if meta.is_dir() => {
                 Some(format!("{} is a folder, not a file", path.display()))
             }
@@ -100,16 +104,20 @@ fn file_problem(spec: &BotSpec, base_dir: &Path) -> Option<String> {
     if !program.contains('/') {
         // A bare name runs what `PATH` finds, as a shell runs it.
         let found = clue_runtime::sandbox::program_file(std::ffi::OsStr::new(program));
-        return found
-            .is_none()
-            .then(|| format!("no program `{program}` on PATH: install it, or give its path"));
+        return found.is_none().then(|| match near_program(program) {
+            Some(near) => format!("no program `{program}` on PATH: did you mean `{near}`?"),
+            None => format!("no program `{program}` on PATH: install it, or give its path"),
+        });
     }
     let path = [Path::new(program).to_path_buf(), base_dir.join(program)]
         .into_iter()
         .find(|p| p.exists());
     let found = path.and_then(|p| std::fs::metadata(&p).ok().map(|meta| (p, meta)));
     let Some((path, meta)) = found else {
-        return Some(format!("file not found: {program}"));
+        return Some(format!(
+            "file not found: {program}{}",
+            near_file(program, &[Path::new("."), base_dir])
+        ));
     };
     if meta.is_dir() {
         Some(format!("{program} is a folder, not a program"))
@@ -169,6 +177,50 @@ fn interpreter_line_problem(path: &Path, program: &str) -> Option<String> {
     ))
 }
 
+/// The program on `PATH` whose name is closest to `program`, a name found
+/// nowhere on it (`pyhton3`: `python3`), if one is close enough to be a
+/// slip (`clue_runtime::suggest::closest`).
+fn near_program(program: &str) -> Option<String> {
+    use std::os::unix::fs::MetadataExt;
+    let path = std::env::var_os("PATH")?;
+    let names: Vec<String> = std::env::split_paths(&path)
+        .filter_map(|dir| std::fs::read_dir(dir).ok())
+        .flatten()
+        .filter_map(Result::ok)
+        .filter(|entry| {
+            std::fs::metadata(entry.path()).is_ok_and(|m| m.is_file() && m.mode() & 0o111 != 0)
+        })
+        .filter_map(|entry| entry.file_name().into_string().ok())
+        .collect();
+    clue_runtime::suggest::closest(program, names.iter().map(String::as_str)).map(str::to_string)
+}
+
+/// `: did you mean `PATH`?` for a file a bot's line names that is missing,
+/// `PATH` being `word` with its last part replaced by the closest name in
+/// its folder, looked for under each of `bases` in turn (where `clue` runs,
+/// beside the tournament file): `bots/bott.py` finds `bots/bot.py`.
+/// Nothing when no name there is close enough to be a slip.
+fn near_file(word: &str, bases: &[&Path]) -> String {
+    let path = Path::new(word);
+    let (Some(name), parent) = (path.file_name().and_then(|n| n.to_str()), path.parent()) else {
+        return String::new();
+    };
+    let parent = parent.unwrap_or(Path::new(""));
+    bases
+        .iter()
+        .find_map(|base| {
+            let names: Vec<String> = std::fs::read_dir(base.join(parent))
+                .ok()?
+                .filter_map(Result::ok)
+                .filter_map(|entry| entry.file_name().into_string().ok())
+                .collect();
+            let near = clue_runtime::suggest::closest(name, names.iter().map(String::as_str))?;
+            Some(parent.join(near).display().to_string())
+        })
+        .map(|near| format!(": did you mean `{near}`?"))
+        .unwrap_or_default()
+}
+
 /// The extensions of the files a command line names to be run or loaded:
 /// scripts and archives an interpreter or a virtual machine is given, in
 /// the languages bot authors write in. A word with another extension is not
@@ -224,10 +276,11 @@ pub fn given_bot_problem(spec: &BotSpec) -> Option<String> {
     }
     let word = missing_script(&spec.target, here).filter(|_| spec.kind.is_process())?;
     Some(format!(
-        "`{word}` on its command line names no file where `clue` runs ({})",
+        "`{word}` on its command line names no file where `clue` runs ({}){}",
         std::path::absolute(here)
             .unwrap_or_else(|_| here.to_path_buf())
-            .display()
+            .display(),
+        near_file(&word, &[here])
     ))
 }
 
@@ -306,10 +359,11 @@ fn files_refused(t: &Tournament, bot: &BotEntry) -> Option<String> {
     if let Some(word) = missing_script(&bot.spec.target, &t.base_dir) {
         return Some(format!(
             "`{word}` on its command line names no file, neither where `clue` runs nor \
-             beside the file ({})",
+             beside the file ({}){}",
             std::path::absolute(&t.base_dir)
                 .unwrap_or_else(|_| t.base_dir.clone())
-                .display()
+                .display(),
+            near_file(&word, &[Path::new("."), &t.base_dir])
         ));
     }
     // A command the sandbox cannot run (a 32-bit entrant, a link out of the
@@ -330,6 +384,28 @@ fn files_refused(t: &Tournament, bot: &BotEntry) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_missing_file_or_program_suggests_the_name_it_is_a_slip_of() {
+        let dir = tempfile::tempdir().expect("a folder");
+        std::fs::create_dir(dir.path().join("bots")).expect("a folder");
+        std::fs::write(dir.path().join("bots/bot.py"), "").expect("a file");
+        let bases = [Path::new("/nonexistent-base"), dir.path()];
+        assert_eq!(
+            near_file("bots/bott.py", &bases),
+            ": did you mean `bots/bot.py`?"
+        );
+        assert_eq!(
+            near_file("bots/Bot.py", &bases),
+            ": did you mean `bots/bot.py`?"
+        );
+        // Nothing close, or no such folder: no suggestion.
+        assert_eq!(near_file("bots/chess.py", &bases), "");
+        assert_eq!(near_file("bost/bot.py", &bases), "");
+        // `python3` is on PATH wherever the suite runs (its bots need it).
+        assert_eq!(near_program("pyhton3").as_deref(), Some("python3"));
+        assert_eq!(near_program("no-such-program-here"), None);
+    }
 
     #[test]
     fn a_script_found_nowhere_is_named() {

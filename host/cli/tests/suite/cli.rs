@@ -1334,6 +1334,22 @@ fn a_given_bot_whose_files_are_not_there_is_refused_by_name() {
         "{stdout}"
     );
     assert!(!stderr.contains("disqualified"), "{stderr}");
+    // A slip in the script's or the program's name is refused with the
+    // name it is a slip of.
+    for (bot, said) in [
+        (
+            "jsonl:python3 nothre.py",
+            format!("names no file where `clue` runs ({place}): did you mean `nothere.py`?"),
+        ),
+        (
+            "jsonl:pyhton3 nothere.py",
+            "no program `pyhton3` on PATH: did you mean `python3`?".to_string(),
+        ),
+    ] {
+        let (code, stdout, stderr) = run(&["play", "--quiet", "--bot", bot]);
+        assert_eq!(code, Some(2), "{bot}: {stdout}{stderr}");
+        assert!(stderr.contains(&said), "{bot}: no {said:?} in {stderr}");
+    }
 }
 
 /// `--quiet` prints the result line alone on stdout, and each
