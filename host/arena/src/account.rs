@@ -169,10 +169,16 @@ pub fn account(record: &GameRecord, deck: &Deck, names: &[String]) -> String {
 }
 
 /// A character that must not reach a terminal as it is: a control
-/// character other than a tab (escapes, carriage returns, line breaks), or a
-/// direction override or isolate, which reorders what follows it on screen.
+/// character other than a tab (escapes, carriage returns, line breaks), a
+/// direction override or isolate, which reorders what follows it on screen,
+/// or an invisible one that makes two different lines look alike (the
+/// byte-order mark .NET writes first, a zero-width space).
 pub fn unsafe_char(c: char) -> bool {
-    (c.is_control() && c != '\t') || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    (c.is_control() && c != '\t')
+        || matches!(
+            c,
+            '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}' | '\u{200b}'
+        )
 }
 
 /// `text` with every control character but the tab, and the characters
@@ -320,6 +326,11 @@ mod tests {
             "\\u{1b}[2J\\u{1b}[1A\\u{1b}[2K\\u{1b}]52;c;aGk=\\u{7}ok\\u{202e}txt\\u{d}"
         );
         assert!(!shown.chars().any(|c| c.is_control()));
+        // A line that looks like another on screen is told apart.
+        assert_eq!(
+            printable("\u{feff}C 1 R3\u{200b}"),
+            "\\u{feff}C 1 R3\\u{200b}"
+        );
         // Plain text, tabs and non-ASCII letters are left as they are.
         assert!(matches!(
             printable("Mrs. Péacock\tshows"),

@@ -128,7 +128,7 @@ pub(super) fn validate_bot(
         return Err(err(
             Pos::from(&bot.name),
             format!(
-                "bot `{}`: a bot name may not hold U+{:04X} (a control character or a direction override): names are printed as they are in every report",
+                "bot `{}`: a bot name may not hold U+{:04X} (a control character, a direction override or an invisible character): names are printed as they are in every report",
                 crate::account::printable(name),
                 u32::from(c)
             ),

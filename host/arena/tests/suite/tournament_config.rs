@@ -173,19 +173,19 @@ fn a_name_that_would_write_to_the_terminal_is_refused() {
         "variant: speedclue\nbots:\n  - {name: \"evil\\e[2J\", kind: builtin, path: notebook}\n",
         3,
         12,
-        "bot `evil\\u{1b}[2J`: a bot name may not hold U+001B (a control character or a direction override): names are printed as they are in every report",
+        "bot `evil\\u{1b}[2J`: a bot name may not hold U+001B (a control character, a direction override or an invisible character): names are printed as they are in every report",
     );
     check(
         "variant: speedclue\nbots:\n  - name: \"two\\nlines\"\n    kind: builtin\n    path: notebook\n",
         3,
         11,
-        "bot `two\\u{a}lines`: a bot name may not hold U+000A (a control character or a direction override): names are printed as they are in every report",
+        "bot `two\\u{a}lines`: a bot name may not hold U+000A (a control character, a direction override or an invisible character): names are printed as they are in every report",
     );
     check(
         "variant: speedclue\nbots:\n  - {name: \"a\\u202Eb\", kind: builtin, path: notebook}\n",
         3,
         12,
-        "bot `a\\u{202e}b`: a bot name may not hold U+202E (a control character or a direction override): names are printed as they are in every report",
+        "bot `a\\u{202e}b`: a bot name may not hold U+202E (a control character, a direction override or an invisible character): names are printed as they are in every report",
     );
 }
 

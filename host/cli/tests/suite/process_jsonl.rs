@@ -264,6 +264,17 @@ fn a_clean_exit_mid_game_says_the_program_ran_to_its_end() {
     );
 }
 
+/// A hello after a byte-order mark (.NET's UTF-8 writes one first) is a
+/// hello: the host then waits for the reply to `begin-game`.
+#[test]
+fn a_byte_order_mark_before_the_hello_is_ignored() {
+    check(
+        "bom",
+        DqReason::Timeout,
+        "no reply to `begin-game` within 300 ms",
+    );
+}
+
 /// A reply written whole, flushed, but with no newline after it: the host
 /// waits for the line's end, and the timeout quotes what came.
 #[test]

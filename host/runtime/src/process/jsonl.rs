@@ -47,13 +47,14 @@ impl JsonlBot {
         let ours = serde_json::to_string(&Hello::new("")).unwrap_or_default();
         self.process.send(&ours)?;
         let line = self.process.recv(self.limits.startup, "hello")?;
-        let theirs: Hello = serde_json::from_str(&line).map_err(|e| {
+        let line = without_bom(&line);
+        let theirs: Hello = serde_json::from_str(line).map_err(|e| {
             Fault::new(
                 DqReason::ProtocolError,
                 format!(
                     "sent `{}` instead of a hello ({e}){}",
-                    clip(&line),
-                    not_json(&line)
+                    clip(line),
+                    not_json(line)
                 ),
             )
         })?;
@@ -81,17 +82,18 @@ impl JsonlBot {
         self.process.send(&wire::encode_request(request))?;
         let what = format!("reply to `{}`", request.kind());
         let line = self.process.recv(self.limits.message, &what)?;
-        wire::decode_reply(&line).map_err(|e| {
+        let line = without_bom(&line);
+        wire::decode_reply(line).map_err(|e| {
             let error = e.to_string();
             Fault::new(
                 DqReason::ProtocolError,
                 format!(
                     "sent `{}` in answer to `{}` ({error}){}{}",
-                    clip(&line),
+                    clip(line),
                     request.kind(),
-                    not_json(&line),
+                    not_json(line),
                     card_by_name(&error, request.kind(), &self.cards)
-                        .or_else(|| reply_shape(&line, request))
+                        .or_else(|| reply_shape(line, request))
                         .unwrap_or_default()
                 ),
             )
@@ -102,6 +104,14 @@ impl JsonlBot {
 /// What to do about a reply that gave a card by its name (or as the deck's
 /// object) where the protocol gives its number: which number it is, when
 /// the name is one of the game's cards.
+/// `line` without the byte-order mark it may begin with (.NET's
+/// `Encoding.UTF8` writes one before a program's first output): RFC 8259
+/// lets a JSON parser ignore it, and on a terminal the line looks the same
+/// with it or without, so a reply refused for it would be a riddle.
+fn without_bom(line: &str) -> &str {
+    line.strip_prefix('\u{feff}').unwrap_or(line)
+}
+
 fn card_by_name(error: &str, kind: &str, cards: &[String]) -> Option<String> {
     let named = error
         .split_once("invalid type: string \"")
