@@ -519,8 +519,11 @@ impl BotProcess {
 
     /// A crash fault if the bot has exited (reaping it).
     pub fn exit_fault(&mut self) -> Option<Fault> {
-        self.poll_exit()
-            .map(|status| Fault::new(DqReason::Crash, format!("exited{}", describe(Some(status)))))
+        let status = self.poll_exit()?;
+        Some(Fault::new(
+            DqReason::Crash,
+            format!("exited{}{}", describe(Some(status)), self.sandbox_hint()),
+        ))
     }
 
     /// A sandboxed Speed Clue bot's listener, made in its own network

@@ -22,7 +22,7 @@ pub enum Output {
 }
 
 /// What a bot has written since its last line end, as the stdout reader
-/// last saw it (its first [`Unfinished::KEPT`] bytes): a reply written
+/// last saw it (its first 256 bytes): a reply written
 /// whole but with no newline after it, which the host waits on for ever.
 #[derive(Clone, Debug, Default)]
 pub struct Unfinished(Arc<Mutex<Vec<u8>>>);
