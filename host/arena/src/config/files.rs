@@ -195,8 +195,8 @@ fn near_program(program: &str) -> Option<String> {
     clue_runtime::suggest::closest(program, names.iter().map(String::as_str)).map(str::to_string)
 }
 
-/// `: did you mean `PATH`?` for a file a bot's line names that is missing,
-/// `PATH` being `word` with its last part replaced by the closest name in
+/// `: did you mean `NEAR`?` for a file a bot's line names that is missing,
+/// `NEAR` being `word` with its last part replaced by the closest name in
 /// its folder, looked for under each of `bases` in turn (where `clue` runs,
 /// beside the tournament file): `bots/bott.py` finds `bots/bot.py`.
 /// Nothing when no name there is close enough to be a slip.
