@@ -149,6 +149,11 @@ fn a_bot_waiting_for_input_when_it_owes_a_reply_is_told_to_flush() {
         "no reply to `begin-game` within 300 ms; it was waiting to read its stdin, as if it \
          had answered: a line it printed but did not flush stays in its buffer",
     );
+    check(
+        "waits",
+        DqReason::Timeout,
+        "`System.out.flush()`), or it wrote none (a request its code passes over?)",
+    );
 }
 
 #[test]
@@ -169,6 +174,81 @@ for line in sys.stdin: pass'";
     assert!(
         said.starts_with("no hello within 5000 ms; it was waiting to read its stdin")
             && said.contains("Python's `print(..., flush=True)` or `python3 -u`"),
+        "{said}"
+    );
+    // Its program is Python's: other languages' ways are not listed.
+    assert!(
+        !said.contains("Java's") && !said.contains("fflush"),
+        "{said}"
+    );
+}
+
+/// Perl's STDOUT is block-buffered on a pipe too, and `$|` is its switch.
+#[test]
+fn a_perl_bot_that_does_not_flush_is_told_its_own_way() {
+    let bot = "perl -e 'print qq({\"hello\":\"clue-arena\",\"protocol\":\"1.0\",\"name\":\"pl\"}\\n);\n\
+while (<STDIN>) {}'";
+    let record = game(
+        &GameConfig::new(Variant::Speedclue, 3),
+        &[bot.to_string()],
+        &strict(),
+    );
+    let said = record.seats[0].detail.clone().unwrap_or_default();
+    assert_eq!(
+        record.seats[0].outcome,
+        Outcome::Disqualified(DqReason::Timeout),
+        "{said}"
+    );
+    assert!(
+        said.starts_with("no hello within 5000 ms; it was waiting to read its stdin")
+            && said.contains("such as Perl's `$| = 1;` before the first `print`)"),
+        "{said}"
+    );
+}
+
+#[test]
+fn a_node_bot_that_skips_a_request_is_told_its_event_loop_waits_for_the_host() {
+    // A Node bot whose `line` handler has no case for `begin-game`: Node
+    // writes a pipe at once and waits in `epoll_pwait`, not in `read`.
+    let bot = "node -e 'console.log(JSON.stringify({hello: \"clue-arena\", protocol: \"1.0\", name: \"nb\"}));\n\
+require(\"readline\").createInterface({input: process.stdin}).on(\"line\", line => {\n\
+  const message = JSON.parse(line);\n\
+  if (message.type === \"suggest\") console.log(\"{}\");\n\
+});'";
+    let record = game(
+        &GameConfig::new(Variant::Speedclue, 3),
+        &[bot.to_string()],
+        &strict(),
+    );
+    let seat = &record.seats[0];
+    assert_eq!(
+        seat.outcome,
+        Outcome::Disqualified(DqReason::Timeout),
+        "{:?}",
+        seat.detail
+    );
+    let said = seat.detail.clone().unwrap_or_default();
+    assert!(
+        said.starts_with(
+            "no reply to `begin-game` within 300 ms; it was waiting in its event loop for its \
+             stdin, with no timer pending, as if it had answered: it wrote no reply to \
+             `begin-game` (a request its code passes over, or an error caught and passed \
+             over)"
+        ),
+        "{said}"
+    );
+    // Node writes a pipe at once: flushing is not the matter.
+    assert!(!said.contains("flush"), "{said}");
+    // A Node bot with a timer of its own may be waiting for that: no hint.
+    let ticking = bot.replace("});'", "});\nsetInterval(() => {}, 60000);'");
+    let record = game(
+        &GameConfig::new(Variant::Speedclue, 3),
+        &[ticking],
+        &strict(),
+    );
+    let said = record.seats[0].detail.clone().unwrap_or_default();
+    assert!(
+        said.starts_with("no reply to `begin-game` within 300 ms") && !said.contains("waiting"),
         "{said}"
     );
 }

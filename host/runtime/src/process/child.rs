@@ -336,18 +336,16 @@ impl BotProcess {
     }
 
     /// Why a bot that timed out may have done so, when one of its processes
-    /// is blocked reading its stdin: it waits for the host as the host
-    /// waits for it, which is what a reply written but never flushed looks
-    /// like from outside (a pipe is block-buffered where a terminal is
-    /// line-buffered, and a bot tried at a terminal works), or, before the
-    /// host has said anything, a bot waiting to be spoken to in a protocol
-    /// where it speaks first (`waiting_for` names what it owes). Nothing
-    /// when it computes or sleeps, or when its processes cannot be read.
+    /// is blocked reading its stdin, or waits for it in an event loop: it
+    /// waits for the host as the host waits for it, which is what a reply
+    /// written but never flushed looks like from outside (a pipe is
+    /// block-buffered where a terminal is line-buffered, and a bot tried at
+    /// a terminal works), or a request its code skips, or, before the host
+    /// has said anything, a bot waiting to be spoken to in a protocol where
+    /// it speaks first (`waiting_for` names what it owes). Nothing when it
+    /// computes or sleeps, or when its processes cannot be read.
     fn deadlock_hint(&self, waiting_for: &str) -> String {
         use std::os::fd::AsRawFd;
-        const FLUSH: &str = "stdout is a pipe, not a terminal: flush after each line, such as \
-             Python's `print(..., flush=True)` or `python3 -u`, C's `fflush(stdout)`, Java's \
-             `System.out.flush()`";
         if let Some(start) = self.unfinished.text() {
             return format!(
                 "; it wrote `{}` and no newline after it, and the host reads whole lines: \
@@ -363,19 +361,45 @@ impl BotProcess {
         let Ok(pipe) = std::fs::read_link(format!("/proc/self/fd/{}", stdin.as_raw_fd())) else {
             return String::new();
         };
-        if !self.blocked_reading(&pipe) {
-            String::new()
-        } else if self.spoken {
-            format!(
-                "; it was waiting to read its stdin, as if it had answered: a line it printed \
-                 but did not flush stays in its buffer ({FLUSH})"
-            )
-        } else {
-            format!(
-                "; it was waiting to read its stdin, where the host has written nothing yet: \
-                 the bot speaks first ({waiting_for}), or it printed that and did not flush \
-                 it, and it stays in its buffer ({FLUSH})"
-            )
+        let Some(Waiter { how, program }) = self.blocked_reading(&pipe) else {
+            return String::new();
+        };
+        let waiting = match how {
+            Waiting::Read => "it was waiting to read its stdin",
+            Waiting::EventLoop => "it was waiting in its event loop for its stdin",
+        };
+        let Some(flush) = flush_advice(&program) else {
+            // Node writes a pipe at once: nothing it printed is in a buffer.
+            return if self.spoken {
+                format!(
+                    "; {waiting}, with no timer pending, as if it had answered: it wrote no \
+                     {waiting_for} (a request its code passes over, or an error caught and \
+                     passed over)"
+                )
+            } else {
+                format!(
+                    "; {waiting}, where the host has written nothing yet: the bot speaks \
+                     first ({waiting_for})"
+                )
+            };
+        };
+        let flush =
+            format!("stdout is a pipe, not a terminal: flush after each line, such as {flush}");
+        match (how, self.spoken) {
+            (Waiting::Read, true) => format!(
+                "; {waiting}, as if it had answered: a line it printed but did not flush stays \
+                 in its buffer ({flush}), or it wrote none (a request its code passes over?)"
+            ),
+            (Waiting::EventLoop, true) => format!(
+                "; {waiting}, with no timer pending, as if it had answered: it wrote no \
+                 {waiting_for} (a request its code passes over, or an error caught and passed \
+                 over), or one it printed is still in its buffer ({flush})"
+            ),
+            (_, false) => format!(
+                "; {waiting}, where the host has written nothing yet: the bot speaks first \
+                 ({waiting_for}), or it printed that and did not flush it, and it stays in its \
+                 buffer ({flush})"
+            ),
         }
     }
 
@@ -486,12 +510,16 @@ impl BotProcess {
         self.exited
     }
 
-    /// Whether one of the bot's processes is blocked reading the file
+    /// Whether one of the bot's processes is waiting to read the file
     /// `file` names (a `/proc/PID/fd` link's target: `pipe:[INODE]`,
-    /// `socket:[INODE]`), as `/proc/PID/task/TID/syscall` shows it; never
-    /// once it was killed.
-    pub fn blocked_reading(&self, file: &std::path::Path) -> bool {
-        !self.killed && self.exited.is_none() && blocked_reading(self.child.id(), file)
+    /// `socket:[INODE]`), blocked in a read or in an event loop, as
+    /// `/proc/PID/task/TID/syscall` shows it, how and in which program;
+    /// never once it was killed.
+    pub fn blocked_reading(&self, file: &std::path::Path) -> Option<Waiter> {
+        if self.killed || self.exited.is_some() {
+            return None;
+        }
+        blocked_reading(self.child.id(), file)
     }
 
     /// The bot's end of `stream`, a loopback TCP connection the host
@@ -592,34 +620,63 @@ impl Drop for BotProcess {
     }
 }
 
+/// A process of a bot found waiting to read a file: how it waits, and the
+/// name of its program (`/proc/PID/comm`: `python3`, `java`, `node`, a
+/// compiled bot's file name), whose way to flush a hint can name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Waiter {
+    /// In a read or in an event loop.
+    pub how: Waiting,
+    /// The waiting process's name, at most 15 bytes (the kernel's cut).
+    pub program: String,
+}
+
+/// How a bot's thread waits for a file (as `/proc/PID/task/TID/syscall`
+/// and `fdinfo` show it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Waiting {
+    /// Blocked reading it (`read`, `readv`, `recvfrom`, `recvmsg`).
+    Read,
+    /// In an event loop with no timer pending, whose epoll set holds it for
+    /// reading (Node, Python's `asyncio`, Java's NIO).
+    EventLoop,
+}
+
 /// Whether `root` or one of its descendants (at most a few hundred: a
 /// sandboxed bot is the grandchild of the process the host started) has a
-/// thread blocked reading (`read`, `readv`, `recvfrom`, `recvmsg`) a
-/// descriptor that is `file` (a `/proc/PID/fd` link's target:
-/// `pipe:[INODE]`, `socket:[INODE]`). Read from `/proc`, which lets the
-/// host see its own descendants. A thread waiting in `poll`, `select` or
-/// `epoll_wait` is not seen: those name no single descriptor.
-fn blocked_reading(root: u32, file: &std::path::Path) -> bool {
+/// thread waiting to read a descriptor that is `file` (a `/proc/PID/fd`
+/// link's target: `pipe:[INODE]`, `socket:[INODE]`), how, and in which
+/// program. Read from `/proc`, which lets the host see its own
+/// descendants. A thread waiting in `poll` or `select` is not seen (their
+/// descriptors are in the bot's memory), nor one in `epoll_wait` with a
+/// time limit (a timer of its own may be what it waits for).
+fn blocked_reading(root: u32, file: &std::path::Path) -> Option<Waiter> {
     let mut queue = vec![root];
     let mut seen = 0;
     while let Some(pid) = queue.pop() {
         seen += 1;
         if seen > 256 {
-            return false;
+            return None;
         }
         let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
             continue;
         };
+        let is_file =
+            |fd: u64| std::fs::read_link(format!("/proc/{pid}/fd/{fd}")).is_ok_and(|l| l == file);
         for task in tasks.flatten() {
             let path = task.path();
-            if std::fs::read_to_string(path.join("syscall"))
-                .ok()
-                .and_then(|call| read_call_fd(&call))
-                .is_some_and(|fd| {
-                    std::fs::read_link(format!("/proc/{pid}/fd/{fd}")).is_ok_and(|l| l == file)
-                })
-            {
-                return true;
+            let call = std::fs::read_to_string(path.join("syscall")).unwrap_or_default();
+            let how = waiting_call(&call).filter(|&(how, fd)| match how {
+                Waiting::Read => is_file(fd),
+                Waiting::EventLoop => std::fs::read_to_string(format!("/proc/{pid}/fdinfo/{fd}"))
+                    .is_ok_and(|info| epoll_readers(&info).any(is_file)),
+            });
+            if let Some((how, _)) = how {
+                let program = std::fs::read_to_string(format!("/proc/{pid}/comm"))
+                    .unwrap_or_default()
+                    .trim_end()
+                    .to_string();
+                return Some(Waiter { how, program });
             }
             if let Ok(children) = std::fs::read_to_string(path.join("children")) {
                 queue.extend(
@@ -630,19 +687,40 @@ fn blocked_reading(root: u32, file: &std::path::Path) -> bool {
             }
         }
     }
-    false
+    None
 }
 
-/// The descriptor a thread is reading, from its `/proc/PID/task/TID/syscall`
-/// line (the call's number, then its arguments in hexadecimal, the
-/// descriptor first); `None` when it is in no reading call.
-fn read_call_fd(call: &str) -> Option<u64> {
+/// How a thread waits and the descriptor it names, from its
+/// `/proc/PID/task/TID/syscall` line (the call's number, then its arguments
+/// in hexadecimal, the descriptor first): a file it reads, or an epoll set
+/// it waits on with no time limit; `None` when it does neither.
+fn waiting_call(call: &str) -> Option<(Waiting, u64)> {
     let mut words = call.split_whitespace();
     let number: i64 = words.next()?.parse().ok()?;
-    if !sys::is_read(number) {
-        return None;
+    let hex = |word: &str| u64::from_str_radix(word.strip_prefix("0x")?, 16).ok();
+    let fd = hex(words.next()?)?;
+    if sys::is_read(number) {
+        return Some((Waiting::Read, fd));
     }
-    u64::from_str_radix(words.next()?.strip_prefix("0x")?, 16).ok()
+    // epoll_wait(epfd, events, maxevents, timeout, ...)
+    let timeout = hex(words.nth(2)?)?;
+    sys::is_endless_epoll_wait(number, timeout).then_some((Waiting::EventLoop, fd))
+}
+
+/// The descriptors an epoll set waits to read, from its `/proc/PID/fdinfo`
+/// text: one `tfd: FD events: MASK ...` line each, the mask in hexadecimal,
+/// read from when it holds `EPOLLIN`.
+fn epoll_readers(info: &str) -> impl Iterator<Item = u64> + '_ {
+    info.lines().filter_map(|line| {
+        let mut words = line.split_whitespace();
+        let fd = (words.next()? == "tfd:")
+            .then(|| words.next())??
+            .parse()
+            .ok()?;
+        let mask = (words.next()? == "events:").then(|| words.next())??;
+        let mask = u32::from_str_radix(mask, 16).ok()?;
+        (mask & libc::EPOLLIN as u32 != 0).then_some(fd)
+    })
 }
 
 /// An address as `/proc/net/tcp` and `tcp6` write it: `0100007F:1F90` for
@@ -672,6 +750,29 @@ fn tcp_address(text: &str) -> Option<std::net::SocketAddr> {
         _ => return None,
     };
     Some(std::net::SocketAddr::new(ip, port))
+}
+
+/// How a program named `program` (as `/proc/PID/comm` names it) flushes
+/// its stdout: one language's way when the name tells the language, the
+/// usual ways of several when it does not (a compiled bot, a shell), and
+/// `None` for Node, which writes a pipe at once (on Linux, `process.stdout`
+/// to a pipe is synchronous).
+fn flush_advice(program: &str) -> Option<&'static str> {
+    Some(
+        if program.starts_with("python") || program.starts_with("pypy") {
+            "Python's `print(..., flush=True)` or `python3 -u`"
+        } else if program == "java" {
+            "Java's `System.out.flush()`, or a `PrintWriter` made with auto-flush on and written \
+         with `println`"
+        } else if program == "perl" {
+            "Perl's `$| = 1;` before the first `print`"
+        } else if program == "node" {
+            return None;
+        } else {
+            "Python's `print(..., flush=True)` or `python3 -u`, C's `fflush(stdout)`, C++'s \
+         `std::flush`, Perl's `$| = 1;`, Java's `System.out.flush()`"
+        },
+    )
 }
 
 /// How long a bot whose output ended is given to exit, for its status.
@@ -798,7 +899,9 @@ fn whole(piece: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{OWN_PRINT, anchored, own_print, read_call_fd, tcp_address};
+    use super::{
+        OWN_PRINT, Waiting, anchored, epoll_readers, own_print, tcp_address, waiting_call,
+    };
 
     #[test]
     fn a_line_led_by_no_keyword_is_taken_for_the_bots_own_print() {
@@ -856,15 +959,60 @@ mod tests {
         let call = |number: i64, fd: &str| {
             format!("{number} {fd} 0x7ffd1000 0x200 0x0 0x0 0x0 0x7ffd0f00 0x7f0012")
         };
-        assert_eq!(read_call_fd(&call(libc::SYS_read, "0x0")), Some(0));
-        assert_eq!(read_call_fd(&call(libc::SYS_recvfrom, "0x1a")), Some(26));
-        assert_eq!(read_call_fd(&call(libc::SYS_recvmsg, "0x3")), Some(3));
+        let read = |fd| Some((Waiting::Read, fd));
+        assert_eq!(waiting_call(&call(libc::SYS_read, "0x0")), read(0));
+        assert_eq!(waiting_call(&call(libc::SYS_recvfrom, "0x1a")), read(26));
+        assert_eq!(waiting_call(&call(libc::SYS_recvmsg, "0x3")), read(3));
         // Writing, waiting on many descriptors, sleeping, or running.
-        assert_eq!(read_call_fd(&call(libc::SYS_write, "0x1")), None);
-        assert_eq!(read_call_fd(&call(libc::SYS_poll, "0x7ffd1000")), None);
-        assert_eq!(read_call_fd(&call(libc::SYS_nanosleep, "0x7ffd1000")), None);
-        assert_eq!(read_call_fd("running"), None);
-        assert_eq!(read_call_fd("-1 0x7ffd0f00 0x7f0012"), None);
+        assert_eq!(waiting_call(&call(libc::SYS_write, "0x1")), None);
+        assert_eq!(waiting_call(&call(libc::SYS_poll, "0x7ffd1000")), None);
+        assert_eq!(waiting_call(&call(libc::SYS_nanosleep, "0x7ffd1000")), None);
+        assert_eq!(waiting_call("running"), None);
+        assert_eq!(waiting_call("-1 0x7ffd0f00 0x7f0012"), None);
+    }
+
+    #[test]
+    fn an_event_loop_waiting_with_no_time_limit_gives_its_epoll_set() {
+        // As Node 18 waits: `epoll_pwait(14, events, 1024, -1, sigmask, 8)`.
+        let pwait = |timeout: &str| {
+            format!(
+                "{} 0xe 0x7fff853d4f40 0x400 {timeout} 0x0 0x8 0x7fff853d41e0 0x7f5913e46cae",
+                libc::SYS_epoll_pwait
+            )
+        };
+        let endless = Some((Waiting::EventLoop, 14));
+        assert_eq!(waiting_call(&pwait("0xffffffff")), endless);
+        assert_eq!(waiting_call(&pwait("0xffffffffffffffff")), endless);
+        // A timer pending: it may be what the loop waits for.
+        assert_eq!(waiting_call(&pwait("0x3e8")), None);
+        assert_eq!(waiting_call(&pwait("0x0")), None);
+        // `epoll_pwait2` takes a pointer to its timeout: none is endless.
+        let pwait2 = |timeout: &str| {
+            format!(
+                "{} 0x5 0x7ffd1000 0x40 {timeout} 0x0 0x8 0x7ffd0f00 0x7f0012",
+                libc::SYS_epoll_pwait2
+            )
+        };
+        assert_eq!(waiting_call(&pwait2("0x0")), Some((Waiting::EventLoop, 5)));
+        assert_eq!(waiting_call(&pwait2("0x7ffd2000")), None);
+        // A line cut short names no timeout.
+        assert_eq!(
+            waiting_call(&format!("{} 0xe", libc::SYS_epoll_pwait)),
+            None
+        );
+    }
+
+    #[test]
+    fn an_epoll_sets_readers_are_read_from_its_fdinfo() {
+        // Node 18's main loop, reading its stdin (0) and two pipes of its
+        // own, and a descriptor watched for writing alone (4).
+        let info = "pos:\t0\nflags:\t02000002\nmnt_id:\t17\nino:\t1039\n\
+            tfd:       17 events:       19 data:               11  pos:0 ino:40f sdev:10\n\
+            tfd:       15 events:       19 data:                f  pos:0 ino:4a0f4 sdev:f\n\
+            tfd:        4 events:        4 data:                4  pos:0 ino:4a0f5 sdev:f\n\
+            tfd:        0 events:       19 data:                0  pos:0 ino:4a0f1 sdev:f\n";
+        assert_eq!(epoll_readers(info).collect::<Vec<_>>(), [17, 15, 0]);
+        assert_eq!(epoll_readers("pos:\t0\ntfd: x events: 1\n").count(), 0);
     }
 
     #[test]

@@ -33,7 +33,7 @@ mod uniclue_config;
 use std::path::PathBuf;
 use std::time::Duration;
 
-pub use child::{BotProcess, OWN_PRINT, anchor_word, clip, own_print};
+pub use child::{BotProcess, OWN_PRINT, Waiter, Waiting, anchor_word, clip, own_print};
 pub use output::{StderrTap, last_lines};
 
 /// How long the record waits, after a bot was killed for a fault, for the

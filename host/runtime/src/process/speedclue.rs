@@ -25,7 +25,9 @@ use clue_plugin_api::{
 };
 
 use super::output::{self, Output};
-use super::{BotProcess, ProcessLimits, SpawnError, StderrTap, clip, split_command};
+use super::{
+    BotProcess, ProcessLimits, SpawnError, StderrTap, Waiter, Waiting, clip, split_command,
+};
 use crate::sticky::{Exchange, Sticky};
 
 /// The 2014 card codes, in the classic deck's id order (ids are alphabetical).
@@ -305,39 +307,74 @@ impl SpeedclueBot {
     /// as the host waits for it. That is what an answer written but never
     /// flushed looks like from outside, or a bot reading whole lines that is
     /// sent bare messages, or, before `ID alive`, a bot waiting to be spoken
-    /// to first. Nothing when it computes or sleeps, waits in `poll` or
-    /// `select`, or cannot be read.
+    /// to first; in an event loop too, where an answer never written is
+    /// likelier (and for Node, which writes at once, the only reason).
+    /// Nothing when it computes or sleeps, waits in `poll` or `select`, or
+    /// cannot be read.
     fn deadlock_hint(&self) -> String {
         let Some((stream, _)) = &self.connection else {
             return String::new();
         };
-        if !self
+        let Some(Waiter { how, program }) = self
             .process
             .socket_end(stream)
-            .is_some_and(|end| self.process.blocked_reading(&end))
-        {
+            .and_then(|end| self.process.blocked_reading(&end))
+        else {
             return String::new();
-        }
-        const FLUSH: &str = "flush after each message, such as Java's `out.flush()` or a \
-             `new PrintWriter(socket.getOutputStream(), true)` written with `println` or \
-             `format`, Python's `flush()` on a `makefile` writer or `sendall`, C's `fflush`";
-        match self.lines {
-            None => format!(
-                "; it was waiting to read its connection, where the host has sent nothing \
-                 yet: the bot speaks first (`{} alive`, as soon as it connects), or it wrote \
-                 that and did not flush it, and it stays in its buffer ({FLUSH})",
+        };
+        let waiting = match how {
+            Waiting::Read => "waiting to read its connection",
+            Waiting::EventLoop => "waiting in its event loop for its connection",
+        };
+        const JAVA: &str = "Java's `out.flush()` or a `new PrintWriter(socket.getOutputStream(), \
+             true)` written with `println` or `format`";
+        const PYTHON: &str = "Python's `flush()` on a `makefile` writer, or `sendall`";
+        let flush = if program == "java" {
+            JAVA.to_string()
+        } else if program.starts_with("python") || program.starts_with("pypy") {
+            PYTHON.to_string()
+        } else {
+            format!("{JAVA}, {PYTHON}, C's `fflush`")
+        };
+        let flush = format!("flush after each message, such as {flush}");
+        // Node writes a socket at once: nothing it wrote is in a buffer.
+        let node = program == "node";
+        let Some(lines) = self.lines else {
+            let unflushed = if node {
+                String::new()
+            } else {
+                format!(
+                    ", or it wrote that and did not flush it, and it stays in its buffer ({flush})"
+                )
+            };
+            return format!(
+                "; it was {waiting}, where the host has sent nothing yet: the bot speaks \
+                 first (`{} alive`, as soon as it connects){unflushed}",
                 self.id
+            );
+        };
+        let bare = if lines {
+            ""
+        } else {
+            "; or it reads whole lines: its `ID alive` had no newline, so it is sent messages \
+             without one, as the contest's server sends them (end `ID alive` with a newline \
+             to be sent lines)"
+        };
+        const UNWRITTEN: &str = "it wrote no answer (a message its code passes over, or an \
+             error caught and passed over)";
+        match (how, node) {
+            (_, true) => format!(
+                "; it was {waiting}, with no timer pending, as if it had answered: \
+                 {UNWRITTEN}{bare}"
             ),
-            Some(lines) => format!(
-                "; it was waiting to read its connection, as if it had answered: a message it \
-                 wrote but did not flush stays in its buffer ({FLUSH}){}",
-                if lines {
-                    ""
-                } else {
-                    "; or it reads whole lines: its `ID alive` had no newline, so it is sent \
-                     messages without one, as the contest's server sends them (end `ID alive` \
-                     with a newline to be sent lines)"
-                }
+            (Waiting::EventLoop, false) => format!(
+                "; it was {waiting}, with no timer pending, as if it had answered: \
+                 {UNWRITTEN}, or one it wrote but did not flush stays in its buffer \
+                 ({flush}){bare}"
+            ),
+            (Waiting::Read, false) => format!(
+                "; it was {waiting}, as if it had answered: a message it wrote but did not \
+                 flush stays in its buffer ({flush}){bare}"
             ),
         }
     }

@@ -313,6 +313,27 @@ pub fn is_read(number: i64) -> bool {
     .contains(&number)
 }
 
+/// Whether the system call numbered `number` waits, with no time limit, for
+/// events of the epoll set its first argument names, as an event loop with
+/// no timer pending does (Node's libuv, Python's `asyncio`, Java's NIO):
+/// `epoll_wait` or `epoll_pwait` whose fourth argument, a timeout in
+/// milliseconds, is -1, or `epoll_pwait2` whose fourth, a pointer to one,
+/// is null. `timeout` is that argument as `/proc/PID/syscall` gives it.
+pub fn is_endless_epoll_wait(number: i64, timeout: u64) -> bool {
+    // An `int` argument: only its low 32 bits are the caller's.
+    let millis = timeout as u32 as i32;
+    #[cfg(not(any(
+        target_arch = "aarch64",
+        target_arch = "riscv64",
+        target_arch = "loongarch64"
+    )))]
+    if number == libc::SYS_epoll_wait {
+        return millis == -1;
+    }
+    (number == libc::SYS_epoll_pwait && millis == -1)
+        || (number == libc::SYS_epoll_pwait2 && timeout == 0)
+}
+
 /// How many CPUs the machine has (configured, not only online or allowed to
 /// this process: a bot's processes may use at most that many seconds of
 /// CPU time per second).

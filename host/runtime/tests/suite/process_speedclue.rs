@@ -319,6 +319,37 @@ fn a_java_bot_that_does_not_flush_is_told_to() {
     );
 }
 
+/// A Node bot whose `data` handler answers nothing waits in its event loop
+/// (`epoll_pwait`), not in `read`: it is told so, sandboxed or not. (No
+/// braces in its script: the first word with braces names the bot.)
+#[test]
+fn a_node_bot_that_answers_nothing_is_told_its_event_loop_waits() {
+    let script = "const [id, port] = process.argv.slice(1);\n\
+        const socket = require(\"net\").connect(+port, \"127.0.0.1\", \
+            () => socket.write(id + \" alive\\n\"));\n\
+        socket.on(\"data\", () => null);";
+    for sandbox in [SandboxPolicy::on(), SandboxPolicy::off()] {
+        let quick = ProcessLimits {
+            message: Duration::from_secs(2),
+            sandbox,
+            ..limits()
+        };
+        let launch = format!("node -e '{script}' {{Quiet}} %%");
+        let detail = first_seat(&launch, &quick, DqReason::Timeout);
+        assert!(
+            detail.contains("no answer to `reset")
+                && detail.contains(
+                    "; it was waiting in its event loop for its connection, with no timer \
+                     pending, as if it had answered: it wrote no answer (a message its code \
+                     passes over, or an error caught and passed over)"
+                ),
+            "{detail}"
+        );
+        // Node writes a socket at once: flushing is not the matter.
+        assert!(!detail.contains("flush"), "{detail}");
+    }
+}
+
 /// A bot that says `ID alive` without a newline is sent messages without
 /// one, as the contest's server sends them; one that reads lines then waits
 /// for a newline that never comes, and is told why.
