@@ -101,9 +101,6 @@ impl JsonlBot {
     }
 }
 
-/// What to do about a reply that gave a card by its name (or as the deck's
-/// object) where the protocol gives its number: which number it is, when
-/// the name is one of the game's cards.
 /// `line` without the byte-order mark it may begin with (.NET's
 /// `Encoding.UTF8` writes one before a program's first output): RFC 8259
 /// lets a JSON parser ignore it, and on a terminal the line looks the same
@@ -112,6 +109,9 @@ fn without_bom(line: &str) -> &str {
     line.strip_prefix('\u{feff}').unwrap_or(line)
 }
 
+/// What to do about a reply that gave a card by its name (or as the deck's
+/// object) where the protocol gives its number: which number it is, when
+/// the name is one of the game's cards.
 fn card_by_name(error: &str, kind: &str, cards: &[String]) -> Option<String> {
     let named = error
         .split_once("invalid type: string \"")
@@ -159,10 +159,18 @@ fn reply_shape(line: &str, request: &Request) -> Option<String> {
 }
 
 /// What to do about a line that is not JSON at all: most often a bot's own
-/// debugging `print`, which belongs on stderr (kept for the game record).
+/// debugging `print`, which belongs on stderr (kept for the game record);
+/// but JSON after characters a terminal does not show (a second
+/// byte-order mark, a zero-width space, a control character), which the
+/// quote shows escaped, is the bot's line spoilt.
 fn not_json(line: &str) -> &'static str {
-    if serde_json::from_str::<serde::de::IgnoredAny>(line).is_ok() {
+    let parses = |text: &str| serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok();
+    let unseen = |c: char| c.is_control() || matches!(c, '\u{feff}' | '\u{200b}');
+    if parses(line) {
         ""
+    } else if parses(line.trim_start_matches(unseen)) {
+        "; before its JSON come characters a terminal does not show (escaped in the quote; \
+         the host skips one byte-order mark and no more): write the JSON alone"
     } else {
         super::OWN_PRINT
     }
@@ -248,5 +256,18 @@ mod tests {
         assert_eq!(not_json("[1, 2]"), "");
         assert!(not_json("debug: got None").contains("write the bot's own messages to stderr"));
         assert!(not_json("{\"cut\":").contains("stderr"));
+        // JSON behind characters a terminal does not show is not a print.
+        for spoilt in [
+            "\u{feff}{\"reply\":\"ok\"}",
+            "\u{200b}\u{feff}[1]",
+            "\u{0}{}",
+        ] {
+            let said = not_json(spoilt);
+            assert!(
+                said.contains("characters a terminal does not show") && !said.contains("stderr"),
+                "{spoilt:?}: {said}"
+            );
+        }
+        assert!(not_json("\u{feff}debug").contains("stderr"));
     }
 }
