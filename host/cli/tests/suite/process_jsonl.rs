@@ -183,6 +183,32 @@ for line in sys.stdin: pass'";
     );
 }
 
+/// A Python bot run with `-u` has no buffer to flush: a reply it never
+/// wrote is what is left.
+#[test]
+fn an_unbuffered_python_bot_that_skips_a_request_is_not_told_to_flush() {
+    let bot = "python3 -u -c 'import sys, json\n\
+print(json.dumps({\"hello\": \"clue-arena\", \"protocol\": \"1.0\", \"name\": \"nb\"}))\n\
+for line in sys.stdin: pass'";
+    let record = game(
+        &GameConfig::new(Variant::Speedclue, 3),
+        &[bot.to_string()],
+        &strict(),
+    );
+    let said = record.seats[0].detail.clone().unwrap_or_default();
+    assert_eq!(
+        record.seats[0].outcome,
+        Outcome::Disqualified(DqReason::Timeout),
+        "{said}"
+    );
+    assert_eq!(
+        said,
+        "no reply to `begin-game` within 300 ms; it was waiting to read its stdin, as if it \
+         had answered: it wrote no reply to `begin-game` (a request its code passes over, or \
+         an error caught and passed over)"
+    );
+}
+
 /// Perl's STDOUT is block-buffered on a pipe too, and `$|` is its switch.
 #[test]
 fn a_perl_bot_that_does_not_flush_is_told_its_own_way() {

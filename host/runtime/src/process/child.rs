@@ -366,15 +366,16 @@ impl BotProcess {
         };
         let waiting = match how {
             Waiting::Read => "it was waiting to read its stdin",
-            Waiting::EventLoop => "it was waiting in its event loop for its stdin",
+            Waiting::EventLoop => {
+                "it was waiting in its event loop for its stdin, with no timer pending"
+            }
         };
-        let Some(flush) = flush_advice(&program) else {
-            // Node writes a pipe at once: nothing it printed is in a buffer.
+        let Some(flush) = flush_advice(&program, &self.command) else {
+            // Nothing it printed is in a buffer (Node, `python3 -u`).
             return if self.spoken {
                 format!(
-                    "; {waiting}, with no timer pending, as if it had answered: it wrote no \
-                     {waiting_for} (a request its code passes over, or an error caught and \
-                     passed over)"
+                    "; {waiting}, as if it had answered: it wrote no {waiting_for} (a request \
+                     its code passes over, or an error caught and passed over)"
                 )
             } else {
                 format!(
@@ -391,7 +392,7 @@ impl BotProcess {
                  in its buffer ({flush}), or it wrote none (a request its code passes over?)"
             ),
             (Waiting::EventLoop, true) => format!(
-                "; {waiting}, with no timer pending, as if it had answered: it wrote no \
+                "; {waiting}, as if it had answered: it wrote no \
                  {waiting_for} (a request its code passes over, or an error caught and passed \
                  over), or one it printed is still in its buffer ({flush})"
             ),
@@ -755,24 +756,27 @@ fn tcp_address(text: &str) -> Option<std::net::SocketAddr> {
 /// How a program named `program` (as `/proc/PID/comm` names it) flushes
 /// its stdout: one language's way when the name tells the language, the
 /// usual ways of several when it does not (a compiled bot, a shell), and
-/// `None` for Node, which writes a pipe at once (on Linux, `process.stdout`
-/// to a pipe is synchronous).
-fn flush_advice(program: &str) -> Option<&'static str> {
-    Some(
-        if program.starts_with("python") || program.starts_with("pypy") {
-            "Python's `print(..., flush=True)` or `python3 -u`"
-        } else if program == "java" {
-            "Java's `System.out.flush()`, or a `PrintWriter` made with auto-flush on and written \
-         with `println`"
-        } else if program == "perl" {
-            "Perl's `$| = 1;` before the first `print`"
-        } else if program == "node" {
-            return None;
-        } else {
+/// `None` when nothing it printed can be in a buffer of its own: Node,
+/// which writes a pipe at once (on Linux, `process.stdout` to a pipe is
+/// synchronous), and Python run with `-u` (a word of `command`).
+fn flush_advice(program: &str, command: &str) -> Option<&'static str> {
+    const PYTHON: &str = "Python's `print(..., flush=True)` or `python3 -u`";
+    if program.starts_with("python") || program.starts_with("pypy") {
+        let unbuffered = command.split_whitespace().any(|word| word == "-u");
+        return (!unbuffered).then_some(PYTHON);
+    }
+    match program {
+        "node" => None,
+        "java" => Some(
+            "Java's `System.out.flush()`, or a `PrintWriter` made with auto-flush on and \
+             written with `println`",
+        ),
+        "perl" => Some("Perl's `$| = 1;` before the first `print`"),
+        _ => Some(
             "Python's `print(..., flush=True)` or `python3 -u`, C's `fflush(stdout)`, C++'s \
-         `std::flush`, Perl's `$| = 1;`, Java's `System.out.flush()`"
-        },
-    )
+             `std::flush`, Perl's `$| = 1;`, Java's `System.out.flush()`",
+        ),
+    }
 }
 
 /// How long a bot whose output ended is given to exit, for its status.
