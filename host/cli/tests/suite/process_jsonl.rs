@@ -381,8 +381,9 @@ fn a_byte_order_mark_before_the_hello_is_ignored() {
     );
 }
 
-/// A reply written whole, flushed, but with no newline after it: the host
-/// waits for the line's end, and the timeout quotes what came.
+/// A reply written whole, flushed, but with no newline after it, and then
+/// a read: the host waits for the line's end as the bot waits for the
+/// host, and the timeout quotes what came and says to end the line.
 #[test]
 fn a_line_with_no_newline_is_quoted_when_the_bot_times_out() {
     check(
@@ -391,6 +392,22 @@ fn a_line_with_no_newline_is_quoted_when_the_bot_times_out() {
         "no hello within 5000 ms; it wrote \
          `{\"hello\":\"clue-arena\",\"protocol\":\"1.0\",\"name\":\"misbehave\"}` and no \
          newline after it, and the host reads whole lines: end each line with one",
+    );
+}
+
+/// A bot that is not waiting for the host may be in the middle of its line
+/// when its time runs out: what it wrote is quoted, with no advice.
+#[test]
+fn a_line_cut_off_by_the_time_limit_is_quoted_as_it_stands() {
+    let record = game(
+        &GameConfig::new(Variant::Speedclue, 3),
+        &[misbehave("midline")],
+        &strict(),
+    );
+    let said = record.seats[0].detail.clone().unwrap_or_default();
+    assert_eq!(
+        said,
+        "no hello within 5000 ms; it had written `{\"hello\":` and no newline after it yet"
     );
 }
 

@@ -346,22 +346,29 @@ impl BotProcess {
     /// computes or sleeps, or when its processes cannot be read.
     fn deadlock_hint(&self, waiting_for: &str) -> String {
         use std::os::fd::AsRawFd;
+        let waiter = self.stdin.as_ref().and_then(|stdin| {
+            let pipe = std::fs::read_link(format!("/proc/self/fd/{}", stdin.as_raw_fd())).ok()?;
+            self.blocked_reading(&pipe)
+        });
         if let Some(start) = self.unfinished.text() {
-            return format!(
-                "; it wrote `{}` and no newline after it, and the host reads whole lines: \
-                 end each line with one (`print`, `println` and `console.log` add it; \
-                 `sys.stdout.write`, `System.out.print`, `printf` and `process.stdout.write` \
-                 write only what they are given)",
-                clip(&start)
-            );
+            // Waiting for the host, it thinks its line done; otherwise it
+            // may be in the middle of writing it.
+            return if waiter.is_some() {
+                format!(
+                    "; it wrote `{}` and no newline after it, and the host reads whole lines: \
+                     end each line with one (`print`, `println` and `console.log` add it; \
+                     `sys.stdout.write`, `System.out.print`, `printf` and \
+                     `process.stdout.write` write only what they are given)",
+                    clip(&start)
+                )
+            } else {
+                format!(
+                    "; it had written `{}` and no newline after it yet",
+                    clip(&start)
+                )
+            };
         }
-        let Some(stdin) = &self.stdin else {
-            return String::new();
-        };
-        let Ok(pipe) = std::fs::read_link(format!("/proc/self/fd/{}", stdin.as_raw_fd())) else {
-            return String::new();
-        };
-        let Some(Waiter { how, program }) = self.blocked_reading(&pipe) else {
+        let Some(Waiter { how, program }) = waiter else {
             return String::new();
         };
         let waiting = match how {

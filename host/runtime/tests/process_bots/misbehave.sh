@@ -10,7 +10,8 @@ case "$1" in
   exits)   read -r h; echo "$HELLO"; read -r r; exit 3 ;;
   ends)    read -r h; echo "$HELLO"; read -r r; sleep 100 & exit 0 ;;
   bom)     read -r h; printf '\357\273\277%s\n' "$HELLO"; read -r r; sleep 100 ;;
-  unended) read -r h; printf '%s' "$HELLO"; sleep 100 ;;
+  unended) read -r h; printf '%s' "$HELLO"; read -r r ;;
+  midline) read -r h; printf '{"hello":'; sleep 100 ;;
   hangs)   read -r h; echo "$HELLO"; read -r r; sleep 100 ;;
   waits)   read -r h; echo "$HELLO"; read -r r; read -r never ;;
   names)   read -r h; echo "$HELLO"; while read -r r; do case "$r" in
