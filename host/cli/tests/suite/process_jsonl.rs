@@ -411,6 +411,28 @@ fn a_line_cut_off_by_the_time_limit_is_quoted_as_it_stands() {
     );
 }
 
+/// A hello written to stderr, where the host does not look for it. (The
+/// hello, not a reply: its 5 s leave the host's stderr reader all the time
+/// it needs on a loaded machine.)
+#[test]
+fn a_line_written_to_stderr_is_pointed_out() {
+    check(
+        "tostderr",
+        DqReason::Timeout,
+        "no hello within 5000 ms; the last line of its stderr is \
+         `{\"hello\":\"clue-arena\",\"protocol\":\"1.0\",\"name\":\"misbehave\"}`, which \
+         belongs on stdout: the host reads the protocol's lines there alone",
+    );
+    // A bot that says nothing on stderr is not told of it.
+    let record = game(
+        &GameConfig::new(Variant::Speedclue, 3),
+        &[misbehave("hangs")],
+        &strict(),
+    );
+    let said = record.seats[0].detail.clone().unwrap_or_default();
+    assert!(!said.contains("stderr"), "{said}");
+}
+
 #[test]
 fn hanging_is_a_timeout() {
     check("hangs", DqReason::Timeout, "no reply to `");

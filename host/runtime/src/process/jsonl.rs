@@ -43,10 +43,30 @@ impl JsonlBot {
         self.process.stderr()
     }
 
+    /// `fault`, and when it is a timeout and the bot's stderr ends in the
+    /// line the host waits for (JSON with the key `key`, `hello` or
+    /// `reply`), that the bot wrote it there.
+    fn on_stderr(&self, mut fault: Fault, key: &str) -> Fault {
+        if fault.reason == DqReason::Timeout
+            && let Some(line) = last_line_with(&self.process.stderr().text(), key)
+        {
+            fault.detail.push_str(&format!(
+                "; the last line of its stderr is `{}`, which belongs on stdout: the host reads \
+                 the protocol's lines there alone (`console.error`, `print(..., \
+                 file=sys.stderr)`, `System.err` and `eprintln!` write to stderr)",
+                clip(line)
+            ));
+        }
+        fault
+    }
+
     fn hello(&mut self) -> Result<(), Fault> {
         let ours = serde_json::to_string(&Hello::new("")).unwrap_or_default();
         self.process.send(&ours)?;
-        let line = self.process.recv(self.limits.startup, "hello")?;
+        let line = self
+            .process
+            .recv(self.limits.startup, "hello")
+            .map_err(|fault| self.on_stderr(fault, "hello"))?;
         let line = without_bom(&line);
         let theirs: Hello = serde_json::from_str(line).map_err(|e| {
             Fault::new(
@@ -81,7 +101,10 @@ impl JsonlBot {
         }
         self.process.send(&wire::encode_request(request))?;
         let what = format!("reply to `{}`", request.kind());
-        let line = self.process.recv(self.limits.message, &what)?;
+        let line = self
+            .process
+            .recv(self.limits.message, &what)
+            .map_err(|fault| self.on_stderr(fault, "reply"))?;
         let line = without_bom(&line);
         wire::decode_reply(line).map_err(|e| {
             let error = e.to_string();
@@ -99,6 +122,14 @@ impl JsonlBot {
             )
         })
     }
+}
+
+/// The last line of `text` (a bot's stderr) that is not blank, when it is
+/// a JSON object with the key `key`.
+fn last_line_with<'a>(text: &'a str, key: &str) -> Option<&'a str> {
+    let line = text.lines().rev().find(|l| !l.trim().is_empty())?.trim();
+    let value: serde_json::Value = serde_json::from_str(without_bom(line)).ok()?;
+    value.get(key).is_some().then_some(line)
 }
 
 /// `line` without the byte-order mark it may begin with (.NET's
@@ -192,7 +223,7 @@ impl Exchange for JsonlBot {
 
 #[cfg(test)]
 mod tests {
-    use super::{card_by_name, not_json, reply_shape};
+    use super::{card_by_name, last_line_with, not_json, reply_shape};
     use clue_plugin_api::{AccuseRequest, Request};
 
     #[test]
@@ -248,6 +279,22 @@ mod tests {
         );
         // A line that is not JSON is told of stderr instead.
         assert_eq!(reply_shape("accusing 1 7 14", &accuse), None);
+    }
+
+    #[test]
+    fn a_reply_on_stderr_is_found_on_its_last_line() {
+        let hello = r#"{"hello":"clue-arena","protocol":"1.0","name":"x"}"#;
+        let text = format!("starting\n{hello}\n\n");
+        assert_eq!(last_line_with(&text, "hello"), Some(hello));
+        assert_eq!(last_line_with(&text, "reply"), None);
+        assert_eq!(
+            last_line_with("  {\"reply\":\"ok\"}  ", "reply"),
+            Some("{\"reply\":\"ok\"}")
+        );
+        // Only the last line: an old reply above a debug line is not it.
+        assert_eq!(last_line_with("{\"reply\":\"ok\"}\ndebug", "reply"), None);
+        assert_eq!(last_line_with("[\"reply\"]", "reply"), None);
+        assert_eq!(last_line_with("", "reply"), None);
     }
 
     #[test]

@@ -12,6 +12,7 @@ case "$1" in
   bom)     read -r h; printf '\357\273\277%s\n' "$HELLO"; read -r r; sleep 100 ;;
   unended) read -r h; printf '%s' "$HELLO"; read -r r ;;
   midline) read -r h; printf '{"hello":'; sleep 100 ;;
+  tostderr) read -r h; echo "$HELLO" >&2; sleep 100 ;;
   hangs)   read -r h; echo "$HELLO"; read -r r; sleep 100 ;;
   waits)   read -r h; echo "$HELLO"; read -r r; read -r never ;;
   names)   read -r h; echo "$HELLO"; while read -r r; do case "$r" in
