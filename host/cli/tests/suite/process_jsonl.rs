@@ -128,16 +128,27 @@ fn check(mode: &str, reason: DqReason, detail: &str) {
     assert!(said.contains(detail), "{mode}: `{said}` lacks `{detail}`");
 }
 
+/// The detail of `bot`'s timeout in seat 0, under the short limits.
+fn timeout_of(bot: &str) -> String {
+    let record = game(
+        &GameConfig::new(Variant::Speedclue, 3),
+        &[bot.to_string()],
+        &strict(),
+    );
+    let said = record.seats[0].detail.clone().unwrap_or_default();
+    assert_eq!(
+        record.seats[0].outcome,
+        Outcome::Disqualified(DqReason::Timeout),
+        "{said}"
+    );
+    said
+}
+
 #[test]
 fn a_bot_that_never_says_hello_times_out() {
     check("silent", DqReason::Timeout, "no hello within");
     // It sleeps: nothing suggests a reply stuck in its buffer.
-    let record = game(
-        &GameConfig::new(Variant::Speedclue, 3),
-        &[misbehave("silent")],
-        &strict(),
-    );
-    let said = record.seats[0].detail.clone().unwrap_or_default();
+    let said = timeout_of(&misbehave("silent"));
     assert!(!said.contains("flush"), "{said}");
 }
 
@@ -163,14 +174,7 @@ fn a_python_bot_that_does_not_flush_is_told_how_to() {
     let bot = "python3 -c 'import sys, json\n\
 print(json.dumps({\"hello\": \"clue-arena\", \"protocol\": \"1.0\", \"name\": \"nb\"}))\n\
 for line in sys.stdin: pass'";
-    let record = game(
-        &GameConfig::new(Variant::Speedclue, 3),
-        &[bot.to_string()],
-        &strict(),
-    );
-    let seat = &record.seats[0];
-    assert_eq!(seat.outcome, Outcome::Disqualified(DqReason::Timeout));
-    let said = seat.detail.clone().unwrap_or_default();
+    let said = timeout_of(bot);
     assert!(
         said.starts_with("no hello within 5000 ms; it was waiting to read its stdin")
             && said.contains("Python's `print(..., flush=True)` or `python3 -u`"),
@@ -190,17 +194,7 @@ fn an_unbuffered_python_bot_that_skips_a_request_is_not_told_to_flush() {
     let bot = "python3 -u -c 'import sys, json\n\
 print(json.dumps({\"hello\": \"clue-arena\", \"protocol\": \"1.0\", \"name\": \"nb\"}))\n\
 for line in sys.stdin: pass'";
-    let record = game(
-        &GameConfig::new(Variant::Speedclue, 3),
-        &[bot.to_string()],
-        &strict(),
-    );
-    let said = record.seats[0].detail.clone().unwrap_or_default();
-    assert_eq!(
-        record.seats[0].outcome,
-        Outcome::Disqualified(DqReason::Timeout),
-        "{said}"
-    );
+    let said = timeout_of(bot);
     assert_eq!(
         said,
         "no reply to `begin-game` within 300 ms; it was waiting to read its stdin, as if it \
@@ -214,17 +208,7 @@ for line in sys.stdin: pass'";
 fn a_perl_bot_that_does_not_flush_is_told_its_own_way() {
     let bot = "perl -e 'print qq({\"hello\":\"clue-arena\",\"protocol\":\"1.0\",\"name\":\"pl\"}\\n);\n\
 while (<STDIN>) {}'";
-    let record = game(
-        &GameConfig::new(Variant::Speedclue, 3),
-        &[bot.to_string()],
-        &strict(),
-    );
-    let said = record.seats[0].detail.clone().unwrap_or_default();
-    assert_eq!(
-        record.seats[0].outcome,
-        Outcome::Disqualified(DqReason::Timeout),
-        "{said}"
-    );
+    let said = timeout_of(bot);
     assert!(
         said.starts_with("no hello within 5000 ms; it was waiting to read its stdin")
             && said.contains("such as Perl's `$| = 1;` before the first `print`)"),
@@ -241,19 +225,7 @@ require(\"readline\").createInterface({input: process.stdin}).on(\"line\", line 
   const message = JSON.parse(line);\n\
   if (message.type === \"suggest\") console.log(\"{}\");\n\
 });'";
-    let record = game(
-        &GameConfig::new(Variant::Speedclue, 3),
-        &[bot.to_string()],
-        &strict(),
-    );
-    let seat = &record.seats[0];
-    assert_eq!(
-        seat.outcome,
-        Outcome::Disqualified(DqReason::Timeout),
-        "{:?}",
-        seat.detail
-    );
-    let said = seat.detail.clone().unwrap_or_default();
+    let said = timeout_of(bot);
     assert!(
         said.starts_with(
             "no reply to `begin-game` within 300 ms; it was waiting in its event loop for its \
@@ -267,12 +239,7 @@ require(\"readline\").createInterface({input: process.stdin}).on(\"line\", line 
     assert!(!said.contains("flush"), "{said}");
     // A Node bot with a timer of its own may be waiting for that: no hint.
     let ticking = bot.replace("});'", "});\nsetInterval(() => {}, 60000);'");
-    let record = game(
-        &GameConfig::new(Variant::Speedclue, 3),
-        &[ticking],
-        &strict(),
-    );
-    let said = record.seats[0].detail.clone().unwrap_or_default();
+    let said = timeout_of(&ticking);
     assert!(
         said.starts_with("no reply to `begin-game` within 300 ms") && !said.contains("waiting"),
         "{said}"
@@ -399,12 +366,7 @@ fn a_line_with_no_newline_is_quoted_when_the_bot_times_out() {
 /// when its time runs out: what it wrote is quoted, with no advice.
 #[test]
 fn a_line_cut_off_by_the_time_limit_is_quoted_as_it_stands() {
-    let record = game(
-        &GameConfig::new(Variant::Speedclue, 3),
-        &[misbehave("midline")],
-        &strict(),
-    );
-    let said = record.seats[0].detail.clone().unwrap_or_default();
+    let said = timeout_of(&misbehave("midline"));
     assert_eq!(
         said,
         "no hello within 5000 ms; it had written `{\"hello\":` and no newline after it yet"
@@ -424,12 +386,7 @@ fn a_line_written_to_stderr_is_pointed_out() {
          belongs on stdout: the host reads the protocol's lines there alone",
     );
     // A bot that says nothing on stderr is not told of it.
-    let record = game(
-        &GameConfig::new(Variant::Speedclue, 3),
-        &[misbehave("hangs")],
-        &strict(),
-    );
-    let said = record.seats[0].detail.clone().unwrap_or_default();
+    let said = timeout_of(&misbehave("hangs"));
     assert!(!said.contains("stderr"), "{said}");
 }
 
