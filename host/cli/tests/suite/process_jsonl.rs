@@ -223,7 +223,7 @@ fn a_node_bot_that_skips_a_request_is_told_its_event_loop_waits_for_the_host() {
     let bot = "node -e 'console.log(JSON.stringify({hello: \"clue-arena\", protocol: \"1.0\", name: \"nb\"}));\n\
 require(\"readline\").createInterface({input: process.stdin}).on(\"line\", line => {\n\
   const message = JSON.parse(line);\n\
-  if (message.type === \"suggest\") console.log(\"{}\");\n\
+  if (message.request === \"suggest\") console.log(\"{}\");\n\
 });'";
     let said = timeout_of(bot);
     assert!(
@@ -240,6 +240,41 @@ require(\"readline\").createInterface({input: process.stdin}).on(\"line\", line 
     // A Node bot with a timer of its own may be waiting for that: no hint.
     let ticking = bot.replace("});'", "});\nsetInterval(() => {}, 60000);'");
     let said = timeout_of(&ticking);
+    assert!(
+        said.starts_with("no reply to `begin-game` within 300 ms") && !said.contains("waiting"),
+        "{said}"
+    );
+}
+
+#[test]
+fn a_bot_that_selects_its_stdin_and_skips_a_request_is_told_it_waits_in_its_event_loop() {
+    // A Python bot that waits for its stdin in `select` (glibc's
+    // `pselect6`), as C bots of the contests did, with no case for
+    // `begin-game`.
+    let bot = |wait: &str| {
+        format!(
+            "python3 -c 'import json, select, sys\n\
+print(json.dumps({{\"hello\": \"clue-arena\", \"protocol\": \"1.0\", \"name\": \"sel\"}}), flush=True)\n\
+while True:\n\
+\x20   {wait}\n\
+\x20   message = json.loads(sys.stdin.readline())\n\
+\x20   if message.get(\"request\") == \"suggest\": print(\"{{}}\", flush=True)\n'"
+        )
+    };
+    let said = timeout_of(&bot("select.select([sys.stdin], [], [])"));
+    assert!(
+        said.starts_with(
+            "no reply to `begin-game` within 300 ms; it was waiting in its event loop for its \
+             stdin, with no timer pending, as if it had answered: it wrote no reply to \
+             `begin-game` (a request its code passes over, or an error caught and passed \
+             over), or one it printed is still in its buffer (stdout is a pipe, not a \
+             terminal: flush after each line, such as Python's `print(..., flush=True)` or \
+             `python3 -u`)"
+        ),
+        "{said}"
+    );
+    // With a time limit it may be waiting for that: no hint.
+    let said = timeout_of(&bot("select.select([sys.stdin], [], [], 600)"));
     assert!(
         said.starts_with("no reply to `begin-game` within 300 ms") && !said.contains("waiting"),
         "{said}"

@@ -12,7 +12,7 @@ use clue_engine::Fault;
 use clue_plugin_api::DqReason;
 
 use super::output::{self, Output, StderrTap};
-use super::sys;
+use super::sys::{self, Wait};
 use super::{ProcessLimits, SpawnError};
 
 /// How often a waiting host checks whether the bot has exited.
@@ -645,8 +645,9 @@ pub struct Waiter {
 pub enum Waiting {
     /// Blocked reading it (`read`, `readv`, `recvfrom`, `recvmsg`).
     Read,
-    /// In an event loop with no timer pending, whose epoll set holds it for
-    /// reading (Node, Python's `asyncio`, Java's NIO).
+    /// In an event loop with no timer pending that waits to read it: an
+    /// epoll set (Node, Python's `asyncio`, Java's NIO), or a `poll` or
+    /// `select` (C's, Python's `select` module, Perl's `select`).
     EventLoop,
 }
 
@@ -655,9 +656,10 @@ pub enum Waiting {
 /// thread waiting to read a descriptor that is `file` (a `/proc/PID/fd`
 /// link's target: `pipe:[INODE]`, `socket:[INODE]`), how, and in which
 /// program. Read from `/proc`, which lets the host see its own
-/// descendants. A thread waiting in `poll` or `select` is not seen (their
-/// descriptors are in the bot's memory), nor one in `epoll_wait` with a
-/// time limit (a timer of its own may be what it waits for).
+/// descendants: a `poll`'s or `select`'s descriptors from the bot's memory
+/// (`/proc/PID/mem`, which the host may read when it may read `syscall`).
+/// A thread waiting with a time limit is not seen (a timer of its own may
+/// be what it waits for).
 fn blocked_reading(root: u32, file: &std::path::Path) -> Option<Waiter> {
     let mut queue = vec![root];
     let mut seen = 0;
@@ -674,12 +676,23 @@ fn blocked_reading(root: u32, file: &std::path::Path) -> Option<Waiter> {
         for task in tasks.flatten() {
             let path = task.path();
             let call = std::fs::read_to_string(path.join("syscall")).unwrap_or_default();
-            let how = waiting_call(&call).filter(|&(how, fd)| match how {
-                Waiting::Read => is_file(fd),
-                Waiting::EventLoop => std::fs::read_to_string(format!("/proc/{pid}/fdinfo/{fd}"))
-                    .is_ok_and(|info| epoll_readers(&info).any(is_file)),
+            let how = waiting_call(&call).and_then(|wait| match wait {
+                Wait::Read { fd } => is_file(fd).then_some(Waiting::Read),
+                Wait::Epoll { set } => std::fs::read_to_string(format!("/proc/{pid}/fdinfo/{set}"))
+                    .is_ok_and(|info| epoll_readers(&info).any(is_file))
+                    .then_some(Waiting::EventLoop),
+                Wait::Poll { fds, count } => memory(pid, fds, count.min(4096) * 8)
+                    .is_some_and(|fds| poll_readers(&fds).any(is_file))
+                    .then_some(Waiting::EventLoop),
+                Wait::Select { count, read } => {
+                    // Whole 64-bit words of the set, as C's `fd_set` holds them.
+                    let count = count.min(1 << 16);
+                    memory(pid, read, count.div_ceil(64) * 8)
+                        .is_some_and(|set| select_readers(&set, count).any(is_file))
+                        .then_some(Waiting::EventLoop)
+                }
             });
-            if let Some((how, _)) = how {
+            if let Some(how) = how {
                 let program = std::fs::read_to_string(format!("/proc/{pid}/comm"))
                     .unwrap_or_default()
                     .trim_end()
@@ -698,21 +711,57 @@ fn blocked_reading(root: u32, file: &std::path::Path) -> Option<Waiter> {
     None
 }
 
-/// How a thread waits and the descriptor it names, from its
-/// `/proc/PID/task/TID/syscall` line (the call's number, then its arguments
-/// in hexadecimal, the descriptor first): a file it reads, or an epoll set
-/// it waits on with no time limit; `None` when it does neither.
-fn waiting_call(call: &str) -> Option<(Waiting, u64)> {
+/// What a thread waits for, from its `/proc/PID/task/TID/syscall` line
+/// (the call's number, then its six arguments and two pointers in
+/// hexadecimal, or `running`): a file it reads, or files it waits on with
+/// no time limit; `None` when it does neither.
+fn waiting_call(call: &str) -> Option<Wait> {
     let mut words = call.split_whitespace();
     let number: i64 = words.next()?.parse().ok()?;
-    let hex = |word: &str| u64::from_str_radix(word.strip_prefix("0x")?, 16).ok();
-    let fd = hex(words.next()?)?;
-    if sys::is_read(number) {
-        return Some((Waiting::Read, fd));
-    }
-    // epoll_wait(epfd, events, maxevents, timeout, ...)
-    let timeout = hex(words.nth(2)?)?;
-    sys::is_endless_epoll_wait(number, timeout).then_some((Waiting::EventLoop, fd))
+    let args: Vec<u64> = words
+        .take(6)
+        .map_while(|word| u64::from_str_radix(word.strip_prefix("0x")?, 16).ok())
+        .collect();
+    sys::wait_of(number, &args)
+}
+
+/// `len` bytes at `address` in the memory of process `pid`, or `None` when
+/// they cannot be read (the process ended, or the address is not mapped).
+fn memory(pid: u32, address: u64, len: u64) -> Option<Vec<u8>> {
+    use std::os::unix::fs::FileExt;
+    let mut bytes = vec![0; usize::try_from(len).ok()?];
+    let mem = std::fs::File::open(format!("/proc/{pid}/mem")).ok()?;
+    mem.read_exact_at(&mut bytes, address).ok()?;
+    Some(bytes)
+}
+
+/// The descriptors a `poll` waits to read, from its `struct pollfd`s
+/// (`int fd; short events; short revents;`, eight bytes in 32-bit and
+/// 64-bit programs alike, in the machine's byte order): those whose events
+/// ask for input (`POLLIN`, `POLLRDNORM`); a negative one is skipped.
+fn poll_readers(fds: &[u8]) -> impl Iterator<Item = u64> + '_ {
+    fds.chunks_exact(8).filter_map(|pollfd| {
+        let fd = i32::from_ne_bytes([pollfd[0], pollfd[1], pollfd[2], pollfd[3]]);
+        let events = i16::from_ne_bytes([pollfd[4], pollfd[5]]);
+        let input = libc::POLLIN | libc::POLLRDNORM;
+        (events & input != 0).then(|| u64::try_from(fd).ok())?
+    })
+}
+
+/// The descriptors below `count` that a `select` waits to read, from its
+/// `fd_set`: a bit each, bit `fd % 64` of 64-bit word `fd / 64` in the
+/// machine's byte order (a 64-bit program's `long`s; a 32-bit program's are
+/// laid out the same on a little-endian machine).
+fn select_readers(set: &[u8], count: u64) -> impl Iterator<Item = u64> + '_ {
+    let words: Vec<u64> = set
+        .chunks_exact(8)
+        .map(|word| u64::from_ne_bytes(word.try_into().expect("eight bytes")))
+        .collect();
+    (0..count).filter(move |&fd| {
+        words
+            .get(fd as usize / 64)
+            .is_some_and(|word| (word >> (fd % 64)) & 1 == 1)
+    })
 }
 
 /// The descriptors an epoll set waits to read, from its `/proc/PID/fdinfo`
@@ -911,7 +960,8 @@ fn whole(piece: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::{
-        OWN_PRINT, Waiting, anchored, epoll_readers, own_print, tcp_address, waiting_call,
+        OWN_PRINT, Wait, Waiter, Waiting, anchored, blocked_reading, epoll_readers, own_print,
+        poll_readers, select_readers, tcp_address, waiting_call,
     };
 
     #[test]
@@ -970,11 +1020,12 @@ mod tests {
         let call = |number: i64, fd: &str| {
             format!("{number} {fd} 0x7ffd1000 0x200 0x0 0x0 0x0 0x7ffd0f00 0x7f0012")
         };
-        let read = |fd| Some((Waiting::Read, fd));
+        let read = |fd| Some(Wait::Read { fd });
         assert_eq!(waiting_call(&call(libc::SYS_read, "0x0")), read(0));
         assert_eq!(waiting_call(&call(libc::SYS_recvfrom, "0x1a")), read(26));
         assert_eq!(waiting_call(&call(libc::SYS_recvmsg, "0x3")), read(3));
-        // Writing, waiting on many descriptors, sleeping, or running.
+        // Writing, waiting on many descriptors for no longer than 0 ms,
+        // sleeping, or running.
         assert_eq!(waiting_call(&call(libc::SYS_write, "0x1")), None);
         assert_eq!(waiting_call(&call(libc::SYS_poll, "0x7ffd1000")), None);
         assert_eq!(waiting_call(&call(libc::SYS_nanosleep, "0x7ffd1000")), None);
@@ -991,7 +1042,7 @@ mod tests {
                 libc::SYS_epoll_pwait
             )
         };
-        let endless = Some((Waiting::EventLoop, 14));
+        let endless = Some(Wait::Epoll { set: 14 });
         assert_eq!(waiting_call(&pwait("0xffffffff")), endless);
         assert_eq!(waiting_call(&pwait("0xffffffffffffffff")), endless);
         // A timer pending: it may be what the loop waits for.
@@ -1004,13 +1055,174 @@ mod tests {
                 libc::SYS_epoll_pwait2
             )
         };
-        assert_eq!(waiting_call(&pwait2("0x0")), Some((Waiting::EventLoop, 5)));
+        assert_eq!(waiting_call(&pwait2("0x0")), Some(Wait::Epoll { set: 5 }));
         assert_eq!(waiting_call(&pwait2("0x7ffd2000")), None);
         // A line cut short names no timeout.
         assert_eq!(
             waiting_call(&format!("{} 0xe", libc::SYS_epoll_pwait)),
             None
         );
+    }
+
+    #[test]
+    fn a_poll_or_select_with_no_time_limit_gives_where_its_descriptors_are() {
+        // As Python's `select.poll().poll()` waits on one descriptor:
+        // `poll(fds, 1, -1)`.
+        let poll = |timeout: &str| {
+            format!(
+                "{} 0x7f67e026c150 0x1 {timeout} 0x1 0x0 0x0 0x7fff77ee2d28 0x7f67e051a230",
+                libc::SYS_poll
+            )
+        };
+        let fds = Some(Wait::Poll {
+            fds: 0x7f67e026c150,
+            count: 1,
+        });
+        assert_eq!(waiting_call(&poll("0xffffffff")), fds);
+        assert_eq!(waiting_call(&poll("0x3e8")), None);
+        assert_eq!(waiting_call(&poll("0x0")), None);
+        // `ppoll` and `pselect6` take a pointer to their timeout: none is
+        // endless. As glibc's `select(1, &read, NULL, NULL, NULL)` waits.
+        let ppoll = |timeout: &str| format!("{} 0x7ffd1000 0x3 {timeout} 0x0 0x8", libc::SYS_ppoll);
+        assert_eq!(
+            waiting_call(&ppoll("0x0")),
+            Some(Wait::Poll {
+                fds: 0x7ffd1000,
+                count: 3
+            })
+        );
+        assert_eq!(waiting_call(&ppoll("0x7ffd2000")), None);
+        let pselect = |timeout: &str| {
+            format!(
+                "{} 0x1 0x7fff441da540 0x0 0x0 {timeout} 0x0 0x7fff441da460 0x7f99fcb1c954",
+                libc::SYS_pselect6
+            )
+        };
+        assert_eq!(
+            waiting_call(&pselect("0x0")),
+            Some(Wait::Select {
+                count: 1,
+                read: 0x7fff441da540
+            })
+        );
+        assert_eq!(waiting_call(&pselect("0x7fff441da500")), None);
+        // A line cut short names no timeout.
+        assert_eq!(
+            waiting_call(&format!("{} 0x1 0x7ffd1000", libc::SYS_pselect6)),
+            None
+        );
+    }
+
+    #[test]
+    fn a_polls_and_a_selects_readers_are_read_from_their_bytes() {
+        let pollfd = |fd: i32, events: i16| {
+            let mut bytes = fd.to_ne_bytes().to_vec();
+            bytes.extend(events.to_ne_bytes());
+            bytes.extend(0i16.to_ne_bytes());
+            bytes
+        };
+        let fds = [
+            pollfd(0, libc::POLLIN),
+            pollfd(5, libc::POLLOUT),
+            pollfd(-1, libc::POLLIN),
+            pollfd(7, libc::POLLRDNORM | libc::POLLOUT),
+        ]
+        .concat();
+        assert_eq!(poll_readers(&fds).collect::<Vec<_>>(), [0, 7]);
+        // A piece of a `pollfd` is not one.
+        assert_eq!(poll_readers(&fds[..7]).count(), 0);
+        // Descriptors 0, 3 and 70 in a set of two words.
+        let set = [(1u64 << 3) | 1, 1 << 6]
+            .iter()
+            .flat_map(|word| word.to_ne_bytes())
+            .collect::<Vec<_>>();
+        assert_eq!(select_readers(&set, 128).collect::<Vec<_>>(), [0, 3, 70]);
+        // Only those below the count the call was given.
+        assert_eq!(select_readers(&set, 70).collect::<Vec<_>>(), [0, 3]);
+        assert_eq!(select_readers(&set[..8], 128).collect::<Vec<_>>(), [0, 3]);
+    }
+
+    /// A Python program running `script` with its stdin a pipe of ours, the
+    /// pipe's name (`pipe:[INODE]`), once its one thread is in the system
+    /// call numbered `call`.
+    fn python_in(script: &str, call: i64) -> (std::process::Child, std::path::PathBuf) {
+        use std::os::fd::AsRawFd;
+        let child = std::process::Command::new("python3")
+            .args(["-c", script])
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .expect("these tests run python3: install it (apt-get install python3)");
+        let stdin = child.stdin.as_ref().expect("piped").as_raw_fd();
+        let pipe = std::fs::read_link(format!("/proc/self/fd/{stdin}")).unwrap();
+        let syscall = format!("/proc/{}/syscall", child.id());
+        let started = std::time::Instant::now();
+        while !std::fs::read_to_string(&syscall)
+            .unwrap_or_default()
+            .starts_with(&format!("{call} "))
+        {
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(30),
+                "python3 never reached system call {call}: {:?}",
+                std::fs::read_to_string(&syscall)
+            );
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        (child, pipe)
+    }
+
+    #[test]
+    fn a_program_polling_or_selecting_its_stdin_with_no_time_limit_is_seen_waiting() {
+        let waiting = Some(Waiter {
+            how: Waiting::EventLoop,
+            program: "python3".into(),
+        });
+        let cases = [
+            // glibc's `select` is `pselect6`.
+            (
+                "import select, sys\nselect.select([sys.stdin], [], [])",
+                libc::SYS_pselect6,
+                true,
+            ),
+            (
+                "import select\np = select.poll()\np.register(0, select.POLLIN)\np.poll()",
+                libc::SYS_poll,
+                true,
+            ),
+            // A time limit: it may wait for that.
+            (
+                "import select, sys\nselect.select([sys.stdin], [], [], 600)",
+                libc::SYS_pselect6,
+                false,
+            ),
+            (
+                "import select\np = select.poll()\np.register(0, select.POLLIN)\np.poll(600000)",
+                libc::SYS_poll,
+                false,
+            ),
+            // Waiting for other descriptors than its stdin, or to write it.
+            (
+                "import os, select\nr, w = os.pipe()\nselect.select([r], [], [])",
+                libc::SYS_pselect6,
+                false,
+            ),
+            (
+                "import select, sys\nselect.select([], [sys.stdin], [])",
+                libc::SYS_pselect6,
+                false,
+            ),
+            (
+                "import select\np = select.poll()\np.register(0, select.POLLOUT)\np.poll()",
+                libc::SYS_poll,
+                false,
+            ),
+        ];
+        for (script, call, seen) in cases {
+            let (mut child, pipe) = python_in(script, call);
+            let found = blocked_reading(child.id(), &pipe);
+            child.kill().unwrap();
+            child.wait().unwrap();
+            assert_eq!(found, if seen { waiting.clone() } else { None }, "{script}");
+        }
     }
 
     #[test]

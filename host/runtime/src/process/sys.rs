@@ -299,39 +299,80 @@ pub fn wait_timeout(child: &mut Child, within: Duration) -> io::Result<Option<Ex
     }
 }
 
-/// Whether the system call numbered `number` (as `/proc/PID/syscall` gives
-/// it) reads one descriptor named by its first argument: `read` (Java's
-/// socket streams too), `readv`, or for a socket `recvfrom` (what C's
-/// `recv` and Python's `socket.recv` call) and `recvmsg`.
-pub fn is_read(number: i64) -> bool {
-    [
-        libc::SYS_read,
-        libc::SYS_readv,
-        libc::SYS_recvfrom,
-        libc::SYS_recvmsg,
-    ]
-    .contains(&number)
+/// What a thread waits for in a system call (see [`wait_of`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wait {
+    /// To read the descriptor `fd`: `read` (Java's socket streams too),
+    /// `readv`, or for a socket `recvfrom` (what C's `recv` and Python's
+    /// `socket.recv` call) and `recvmsg`.
+    Read { fd: u64 },
+    /// For the events of the epoll set `set`, as an event loop does (Node's
+    /// libuv, Python's `asyncio`, Java's NIO): `epoll_wait` or `epoll_pwait`.
+    Epoll { set: u64 },
+    /// For any of the `count` `struct pollfd` at `fds` in its memory:
+    /// `poll` or `ppoll` (Python's `select.poll`).
+    Poll { fds: u64, count: u64 },
+    /// To read any descriptor below `count` set in the `fd_set` at `read`
+    /// in its memory: `select` or `pselect6`, through which glibc makes C's
+    /// `select` (and so Python's `select.select` and Perl's four-argument
+    /// `select`).
+    Select { count: u64, read: u64 },
 }
 
-/// Whether the system call numbered `number` waits, with no time limit, for
-/// events of the epoll set its first argument names, as an event loop with
-/// no timer pending does (Node's libuv, Python's `asyncio`, Java's NIO):
-/// `epoll_wait` or `epoll_pwait` whose fourth argument, a timeout in
-/// milliseconds, is -1, or `epoll_pwait2` whose fourth, a pointer to one,
-/// is null. `timeout` is that argument as `/proc/PID/syscall` gives it.
-pub fn is_endless_epoll_wait(number: i64, timeout: u64) -> bool {
+/// What a thread in the system call numbered `number` waits for, from the
+/// call's arguments `args` (both as `/proc/PID/syscall` gives them): one
+/// descriptor it reads, or several it waits on with no time limit, as an
+/// event loop with no timer pending does; `None` for any other call, and
+/// for a wait with a time limit (a timer of its own may be what it waits
+/// for). With no time limit: a timeout in milliseconds of -1 (`poll`,
+/// `epoll_wait`, `epoll_pwait`), or a null pointer to one (`ppoll`,
+/// `epoll_pwait2`, `select`, `pselect6`).
+pub fn wait_of(number: i64, args: &[u64]) -> Option<Wait> {
+    let arg = |i: usize| args.get(i).copied();
     // An `int` argument: only its low 32 bits are the caller's.
-    let millis = timeout as u32 as i32;
-    #[cfg(not(any(
-        target_arch = "aarch64",
-        target_arch = "riscv64",
-        target_arch = "loongarch64"
-    )))]
-    if number == libc::SYS_epoll_wait {
-        return millis == -1;
-    }
-    (number == libc::SYS_epoll_pwait && millis == -1)
-        || (number == libc::SYS_epoll_pwait2 && timeout == 0)
+    let endless_millis = |i: usize| arg(i).is_some_and(|a| a as u32 as i32 == -1);
+    let no_timeout = |i: usize| arg(i) == Some(0);
+    let wait = match number {
+        libc::SYS_read | libc::SYS_readv | libc::SYS_recvfrom | libc::SYS_recvmsg => {
+            Wait::Read { fd: arg(0)? }
+        }
+        #[cfg(not(any(
+            target_arch = "aarch64",
+            target_arch = "riscv64",
+            target_arch = "loongarch64"
+        )))]
+        libc::SYS_epoll_wait if endless_millis(3) => Wait::Epoll { set: arg(0)? },
+        libc::SYS_epoll_pwait if endless_millis(3) => Wait::Epoll { set: arg(0)? },
+        libc::SYS_epoll_pwait2 if no_timeout(3) => Wait::Epoll { set: arg(0)? },
+        #[cfg(not(any(
+            target_arch = "aarch64",
+            target_arch = "riscv64",
+            target_arch = "loongarch64"
+        )))]
+        libc::SYS_poll if endless_millis(2) => Wait::Poll {
+            fds: arg(0)?,
+            count: arg(1)?,
+        },
+        libc::SYS_ppoll if no_timeout(2) => Wait::Poll {
+            fds: arg(0)?,
+            count: arg(1)?,
+        },
+        #[cfg(not(any(
+            target_arch = "aarch64",
+            target_arch = "riscv64",
+            target_arch = "loongarch64"
+        )))]
+        libc::SYS_select if no_timeout(4) => Wait::Select {
+            count: arg(0)?,
+            read: arg(1)?,
+        },
+        libc::SYS_pselect6 if no_timeout(4) => Wait::Select {
+            count: arg(0)?,
+            read: arg(1)?,
+        },
+        _ => return None,
+    };
+    Some(wait)
 }
 
 /// How many CPUs the machine has (configured, not only online or allowed to
