@@ -350,6 +350,56 @@ fn a_node_bot_that_answers_nothing_is_told_its_event_loop_waits() {
     }
 }
 
+/// A bot that waits for its connection in `select` or `poll`, as the
+/// contest's C entrants could, keeps the descriptors it waits on in its own
+/// memory; read from there, it is told it waits for the host as the host
+/// waits for it. With a timeout it may be waiting for that, and is not told.
+#[test]
+fn a_bot_polling_or_selecting_its_connection_is_told_it_waits() {
+    let bot = |wait: &str| {
+        let script = format!(
+            "import select, socket, sys\n\
+             connection = socket.create_connection((\"127.0.0.1\", int(sys.argv[2])))\n\
+             connection.sendall((sys.argv[1] + \" alive\\n\").encode())\n\
+             poller = select.poll()\n\
+             poller.register(connection, select.POLLIN)\n\
+             while True:\n\
+             \x20   {wait}\n\
+             \x20   connection.recv(4096)"
+        );
+        format!("python3 -c '{script}' {{Quiet}} %%")
+    };
+    for sandbox in [SandboxPolicy::on(), SandboxPolicy::off()] {
+        let quick = ProcessLimits {
+            message: Duration::from_secs(2),
+            sandbox,
+            ..limits()
+        };
+        for wait in ["select.select([connection], [], [])", "poller.poll()"] {
+            let detail = first_seat(&bot(wait), &quick, DqReason::Timeout);
+            assert!(
+                detail.contains("no answer to `reset")
+                    && detail.contains(
+                        "; it was waiting in its event loop for its connection, with no timer \
+                         pending, as if it had answered: it wrote no answer (a message its \
+                         code passes over, or an error caught and passed over)"
+                    ),
+                "{wait}: {detail}"
+            );
+        }
+        for wait in [
+            "select.select([connection], [], [], 600)",
+            "poller.poll(600000)",
+        ] {
+            let detail = first_seat(&bot(wait), &quick, DqReason::Timeout);
+            assert!(
+                detail.contains("no answer to `reset") && !detail.contains("waiting"),
+                "{wait}: {detail}"
+            );
+        }
+    }
+}
+
 /// A bot that says `ID alive` without a newline is sent messages without
 /// one, as the contest's server sends them; one that reads lines then waits
 /// for a newline that never comes, and is told why.
