@@ -328,51 +328,71 @@ pub enum Wait {
 /// `epoll_wait`, `epoll_pwait`), or a null pointer to one (`ppoll`,
 /// `epoll_pwait2`, `select`, `pselect6`).
 pub fn wait_of(number: i64, args: &[u64]) -> Option<Wait> {
-    let arg = |i: usize| args.get(i).copied();
-    // An `int` argument: only its low 32 bits are the caller's.
-    let endless_millis = |i: usize| arg(i).is_some_and(|a| a as u32 as i32 == -1);
-    let no_timeout = |i: usize| arg(i) == Some(0);
     let wait = match number {
         libc::SYS_read | libc::SYS_readv | libc::SYS_recvfrom | libc::SYS_recvmsg => {
-            Wait::Read { fd: arg(0)? }
+            Wait::Read { fd: arg(args, 0)? }
         }
-        #[cfg(not(any(
-            target_arch = "aarch64",
-            target_arch = "riscv64",
-            target_arch = "loongarch64"
-        )))]
-        libc::SYS_epoll_wait if endless_millis(3) => Wait::Epoll { set: arg(0)? },
-        libc::SYS_epoll_pwait if endless_millis(3) => Wait::Epoll { set: arg(0)? },
-        libc::SYS_epoll_pwait2 if no_timeout(3) => Wait::Epoll { set: arg(0)? },
-        #[cfg(not(any(
-            target_arch = "aarch64",
-            target_arch = "riscv64",
-            target_arch = "loongarch64"
-        )))]
-        libc::SYS_poll if endless_millis(2) => Wait::Poll {
-            fds: arg(0)?,
-            count: arg(1)?,
+        libc::SYS_epoll_pwait if endless_millis(args, 3) => Wait::Epoll { set: arg(args, 0)? },
+        libc::SYS_epoll_pwait2 if no_timeout(args, 3) => Wait::Epoll { set: arg(args, 0)? },
+        libc::SYS_ppoll if no_timeout(args, 2) => Wait::Poll {
+            fds: arg(args, 0)?,
+            count: arg(args, 1)?,
         },
-        libc::SYS_ppoll if no_timeout(2) => Wait::Poll {
-            fds: arg(0)?,
-            count: arg(1)?,
+        libc::SYS_pselect6 if no_timeout(args, 4) => Wait::Select {
+            count: arg(args, 0)?,
+            read: arg(args, 1)?,
         },
-        #[cfg(not(any(
-            target_arch = "aarch64",
-            target_arch = "riscv64",
-            target_arch = "loongarch64"
-        )))]
-        libc::SYS_select if no_timeout(4) => Wait::Select {
-            count: arg(0)?,
-            read: arg(1)?,
+        _ => return older_wait_of(number, args),
+    };
+    Some(wait)
+}
+
+/// [`wait_of`] for the older calls that aarch64, riscv64 and loongarch64
+/// do without (their C libraries make them of the newer ones).
+#[cfg(not(any(
+    target_arch = "aarch64",
+    target_arch = "riscv64",
+    target_arch = "loongarch64"
+)))]
+fn older_wait_of(number: i64, args: &[u64]) -> Option<Wait> {
+    let wait = match number {
+        libc::SYS_epoll_wait if endless_millis(args, 3) => Wait::Epoll { set: arg(args, 0)? },
+        libc::SYS_poll if endless_millis(args, 2) => Wait::Poll {
+            fds: arg(args, 0)?,
+            count: arg(args, 1)?,
         },
-        libc::SYS_pselect6 if no_timeout(4) => Wait::Select {
-            count: arg(0)?,
-            read: arg(1)?,
+        libc::SYS_select if no_timeout(args, 4) => Wait::Select {
+            count: arg(args, 0)?,
+            read: arg(args, 1)?,
         },
         _ => return None,
     };
     Some(wait)
+}
+
+#[cfg(any(
+    target_arch = "aarch64",
+    target_arch = "riscv64",
+    target_arch = "loongarch64"
+))]
+fn older_wait_of(_number: i64, _args: &[u64]) -> Option<Wait> {
+    None
+}
+
+/// The system call's argument `i`, if the line gave it.
+fn arg(args: &[u64], i: usize) -> Option<u64> {
+    args.get(i).copied()
+}
+
+/// Whether argument `i` is a timeout in milliseconds of -1, no time limit.
+/// An `int` argument: only its low 32 bits are the caller's.
+fn endless_millis(args: &[u64], i: usize) -> bool {
+    arg(args, i).is_some_and(|a| a as u32 as i32 == -1)
+}
+
+/// Whether argument `i` is a null pointer to a timeout, no time limit.
+fn no_timeout(args: &[u64], i: usize) -> bool {
+    arg(args, i) == Some(0)
 }
 
 /// How many CPUs the machine has (configured, not only online or allowed to
