@@ -48,37 +48,37 @@ pub fn card(code: &str) -> Option<Card> {
         .map(|i| Card(i as u16))
 }
 
-/// The launch line with `{ID}` and `%%` filled in: braces mark the
-/// identifier (passed without them), `%%` is the port; a line with neither
-/// gets `ID PORT` appended. Returns the words and the identifier.
+/// The launch line with `{ID}` and `%%` filled in, as the contest's servers
+/// (`EntryScript.java`, `TestServer.java`) fill in a launch file's line: the
+/// first `{ID}` (`\{([^}]+)\}`: something, and no `}`, between braces) gives
+/// the identifier, and every such group is replaced by it; `%%` is the port.
+/// A line with neither gets `ID PORT` appended (the servers refuse a line
+/// with no identifier); one with braces but no `%%` gets the port. Returns
+/// the words and the identifier.
 pub fn launch_words(
     line: &str,
     default_id: &str,
     port: u16,
 ) -> Result<(Vec<String>, String), SpawnError> {
     let words = split_command(line)?;
-    let mut id = None;
+    let mut id: Option<String> = None;
     let mut has_port = false;
     let mut out = Vec::with_capacity(words.len() + 2);
     for word in words {
-        let mut word = word;
-        if let (Some(open), Some(close)) = (word.find('{'), word.rfind('}'))
-            && open < close
-            && id.is_none()
-        {
-            id = Some(word[open + 1..close].to_string());
-            word = format!(
-                "{}{}{}",
-                &word[..open],
-                &word[open + 1..close],
-                &word[close + 1..]
-            );
+        let mut filled = String::with_capacity(word.len());
+        let mut rest = word.as_str();
+        while let Some((start, end)) = braced(rest) {
+            let id = id.get_or_insert_with(|| rest[start + 1..end - 1].to_string());
+            filled.push_str(&rest[..start]);
+            filled.push_str(id);
+            rest = &rest[end..];
         }
-        if word.contains("%%") {
+        filled.push_str(rest);
+        if filled.contains("%%") {
             has_port = true;
-            word = word.replace("%%", &port.to_string());
+            filled = filled.replace("%%", &port.to_string());
         }
-        out.push(word);
+        out.push(filled);
     }
     let id = match id {
         Some(id) => id,
@@ -91,6 +91,21 @@ pub fn launch_words(
         out.push(port.to_string());
     }
     Ok((out, id))
+}
+
+/// Where the first match of the servers' `\{([^}]+)\}` is in `text`: from
+/// its `{` to past its `}`. Written out, as this one pattern is all the
+/// crate would need of a regular-expression library.
+fn braced(text: &str) -> Option<(usize, usize)> {
+    let mut from = 0;
+    while let Some(open) = text[from..].find('{').map(|i| from + i) {
+        let close = open + 1 + text[open + 1..].find('}')?;
+        if close > open + 1 {
+            return Some((open, close + 1));
+        }
+        from = open + 1;
+    }
+    None
 }
 
 static NEXT_ID: AtomicUsize = AtomicUsize::new(1);
@@ -651,6 +666,25 @@ mod tests {
             &["./bot", "--port=4321", "--name=Ada"],
             "Ada",
         );
+    }
+
+    /// The servers' pattern `\{([^}]+)\}`: empty braces are no identifier,
+    /// the first group is, and every group is replaced by it.
+    #[test]
+    fn braces_are_read_as_the_contests_servers_read_them() {
+        check(
+            "node -e 'f({})' {Quiet} %%",
+            &["node", "-e", "f({})", "Quiet", "4321"],
+            "Quiet",
+        );
+        check(
+            "./bot {Ada} --log={x}.txt",
+            &["./bot", "Ada", "--log=Ada.txt", "4321"],
+            "Ada",
+        );
+        check("./bot {{a}b}", &["./bot", "{ab}", "4321"], "{a");
+        check("./bot {a}{b}", &["./bot", "aa", "4321"], "a");
+        check("./bot {}", &["./bot", "{}", "bot7", "4321"], "bot7");
     }
 
     fn framed(chunks: &[&str], lengths: &[usize]) -> Vec<Message> {
