@@ -281,6 +281,40 @@ while True:\n\
     );
 }
 
+/// A bot whose reader thread waits for the next line while its main thread
+/// computes is busy, not waiting for the host: no hint. When its main
+/// thread too waits (for the reader's queue), it is told.
+#[test]
+fn a_bot_whose_reader_thread_waits_while_it_computes_is_not_told_it_waits() {
+    let bot = |on_begin: &str| {
+        format!(
+            "python3 -c 'import json, queue, sys, threading\n\
+lines = queue.Queue()\n\
+def read():\n\
+\x20   for line in sys.stdin: lines.put(line)\n\
+threading.Thread(target=read, daemon=True).start()\n\
+print(json.dumps({{\"hello\": \"clue-arena\", \"protocol\": \"1.0\", \"name\": \"th\"}}), flush=True)\n\
+while True:\n\
+\x20   message = json.loads(lines.get())\n\
+\x20   if message.get(\"request\") == \"begin-game\":\n\
+\x20       {on_begin}\n'"
+        )
+    };
+    let said = timeout_of(&bot("while True: pass"));
+    assert!(
+        said.starts_with("no reply to `begin-game` within 300 ms") && !said.contains("waiting"),
+        "{said}"
+    );
+    let said = timeout_of(&bot("pass"));
+    assert!(
+        said.starts_with(
+            "no reply to `begin-game` within 300 ms; it was waiting to read its stdin, as if it \
+             had answered"
+        ),
+        "{said}"
+    );
+}
+
 #[test]
 fn another_protocol_version_is_a_protocol_error() {
     check("badhello", DqReason::ProtocolError, "9.0");

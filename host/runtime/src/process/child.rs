@@ -521,8 +521,8 @@ impl BotProcess {
     /// Whether one of the bot's processes is waiting to read the file
     /// `file` names (a `/proc/PID/fd` link's target: `pipe:[INODE]`,
     /// `socket:[INODE]`), blocked in a read or in an event loop, as
-    /// `/proc/PID/task/TID/syscall` shows it, how and in which program;
-    /// never once it was killed.
+    /// `/proc/PID/task/TID/syscall` shows it, while no thread of it runs,
+    /// how and in which program; never once it was killed.
     pub fn blocked_reading(&self, file: &std::path::Path) -> Option<Waiter> {
         if self.killed || self.exited.is_some() {
             return None;
@@ -659,14 +659,35 @@ pub enum Waiting {
 /// descendants: a `poll`'s or `select`'s descriptors from the bot's memory
 /// (`/proc/PID/mem`, which the host may read when it may read `syscall`).
 /// A thread waiting with a time limit is not seen (a timer of its own may
-/// be what it waits for).
+/// be what it waits for); nor any, when another thread of them runs or is
+/// ready to (state `R`) each of three looks 20 ms apart: a bot whose reader
+/// thread waits for the next line while its main thread computes is busy,
+/// not waiting for the host. (Three looks: a JVM's compiler or collector
+/// thread may run for a moment in a bot that waits.)
 fn blocked_reading(root: u32, file: &std::path::Path) -> Option<Waiter> {
+    for look in 0..3 {
+        if look > 0 {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let (waiter, running) = look_for_reader(root, file);
+        if !running || waiter.is_none() {
+            return waiter;
+        }
+    }
+    None
+}
+
+/// One look of [`blocked_reading`]: the thread waiting to read `file`, if
+/// one does, and whether a thread of them runs or is ready to.
+fn look_for_reader(root: u32, file: &std::path::Path) -> (Option<Waiter>, bool) {
     let mut queue = vec![root];
     let mut seen = 0;
+    let mut found = None;
+    let mut running = false;
     while let Some(pid) = queue.pop() {
         seen += 1;
         if seen > 256 {
-            return None;
+            return (None, running);
         }
         let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
             continue;
@@ -675,6 +696,7 @@ fn blocked_reading(root: u32, file: &std::path::Path) -> Option<Waiter> {
             |fd: u64| std::fs::read_link(format!("/proc/{pid}/fd/{fd}")).is_ok_and(|l| l == file);
         for task in tasks.flatten() {
             let path = task.path();
+            running |= std::fs::read_to_string(path.join("stat")).is_ok_and(|stat| runs(&stat));
             let call = std::fs::read_to_string(path.join("syscall")).unwrap_or_default();
             let how = waiting_call(&call).and_then(|wait| match wait {
                 Wait::Read { fd } => is_file(fd).then_some(Waiting::Read),
@@ -692,12 +714,14 @@ fn blocked_reading(root: u32, file: &std::path::Path) -> Option<Waiter> {
                         .then_some(Waiting::EventLoop)
                 }
             });
-            if let Some(how) = how {
+            if let Some(how) = how
+                && found.is_none()
+            {
                 let program = std::fs::read_to_string(format!("/proc/{pid}/comm"))
                     .unwrap_or_default()
                     .trim_end()
                     .to_string();
-                return Some(Waiter { how, program });
+                found = Some(Waiter { how, program });
             }
             if let Ok(children) = std::fs::read_to_string(path.join("children")) {
                 queue.extend(
@@ -708,7 +732,16 @@ fn blocked_reading(root: u32, file: &std::path::Path) -> Option<Waiter> {
             }
         }
     }
-    None
+    (found, running)
+}
+
+/// Whether a thread whose `/proc/PID/task/TID/stat` line is `stat` runs or
+/// is ready to (state `R`, the word after its name in parentheses, which
+/// may hold spaces and parentheses of its own).
+fn runs(stat: &str) -> bool {
+    stat.rsplit_once(')')
+        .and_then(|(_, rest)| rest.split_whitespace().next())
+        == Some("R")
 }
 
 /// What a thread waits for, from its `/proc/PID/task/TID/syscall` line
@@ -961,7 +994,7 @@ fn whole(piece: &str) -> Option<String> {
 mod tests {
     use super::{
         OWN_PRINT, Wait, Waiter, Waiting, anchored, blocked_reading, epoll_readers, own_print,
-        poll_readers, select_readers, tcp_address, waiting_call,
+        poll_readers, runs, select_readers, tcp_address, waiting_call,
     };
 
     #[test]
@@ -1111,6 +1144,16 @@ mod tests {
             waiting_call(&format!("{} 0x1 0x7ffd1000", libc::SYS_pselect6)),
             None
         );
+    }
+
+    #[test]
+    fn a_thread_runs_when_its_state_is_r() {
+        assert!(runs("4242 (python3) R 4241 4242 4242 0 -1 4194304"));
+        assert!(!runs("4242 (python3) S 4241 4242 4242 0 -1 4194304"));
+        // A name may hold spaces and parentheses.
+        assert!(runs("77 (a) S (b)) R 1 77"));
+        assert!(!runs("77 (R) S 1 77"));
+        assert!(!runs(""));
     }
 
     #[test]
