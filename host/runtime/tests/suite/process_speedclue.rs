@@ -321,7 +321,7 @@ fn a_java_bot_that_does_not_flush_is_told_to() {
 
 /// A Node bot whose `data` handler answers nothing waits in its event loop
 /// (`epoll_pwait`), not in `read`: it is told so, sandboxed or not. (No
-/// braces in its script: the first word with braces names the bot.)
+/// braces around anything in its script: the first such pair names the bot.)
 #[test]
 fn a_node_bot_that_answers_nothing_is_told_its_event_loop_waits() {
     let script = "const [id, port] = process.argv.slice(1);\n\
