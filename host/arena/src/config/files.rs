@@ -332,8 +332,9 @@ fn refuse_all<'a>(
 
 /// Why a bot cannot play from its files, found before any game: the first
 /// of its file's problem, a built file linked out of its build's folder, a
-/// file the host reads linked out of its folder, a script found nowhere,
-/// and a command the sandbox would refuse.
+/// file the host reads linked out of its folder, a Speed Clue launch line
+/// with a port and no identifier, a script found nowhere, and a command the
+/// sandbox would refuse.
 fn files_refused(t: &Tournament, bot: &BotEntry) -> Option<String> {
     if let Some(problem) = file_problem(&bot.spec, &t.base_dir) {
         return Some(problem);
@@ -355,6 +356,11 @@ fn files_refused(t: &Tournament, bot: &BotEntry) -> Option<String> {
     }
     if !bot.spec.kind.is_process() {
         return None;
+    }
+    if bot.spec.kind == BotKind::Speedclue
+        && let Some(refused) = clue_runtime::process::speedclue::launch_refused(&bot.spec.target)
+    {
+        return Some(refused);
     }
     if let Some(word) = missing_script(&bot.spec.target, &t.base_dir) {
         return Some(format!(

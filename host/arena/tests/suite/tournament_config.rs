@@ -628,6 +628,21 @@ fn a_script_found_nowhere_is_named_at_its_line() {
     );
 }
 
+/// A Speed Clue launch line with `%%` and no identifier in braces, which the
+/// contest's servers refused, is named at its line, not played into every
+/// game with its identifier after the port.
+#[test]
+fn a_speedclue_line_with_a_port_and_no_identifier_is_named_at_its_line() {
+    check(
+        "variant: speedclue\nplayers: 3\nschedule: {kind: all-seatings}\nbots:\n  - {name: a, kind: builtin, path: notebook}\n  - {name: b, kind: builtin, path: clueless}\n  - {name: sc, kind: speedclue, command: python3 bots/sc.py %%}\n",
+        7,
+        42,
+        "bot `sc`: `%%` places the port, but nothing in braces names the bot: put its \
+         identifier in braces where it goes, as the contest's launch files did (`{Name} %%`), \
+         or leave out both and the host appends `ID PORT`",
+    );
+}
+
 /// A process bot's program given by a bare name that `PATH` does not find
 /// would crash in every game (the tournament played them all, each bot a
 /// `crash` "cannot start"): it is named at the bot's line instead. A name

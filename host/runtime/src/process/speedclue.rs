@@ -60,6 +60,12 @@ pub fn launch_words(
     default_id: &str,
     port: u16,
 ) -> Result<(Vec<String>, String), SpawnError> {
+    if let Some(message) = launch_refused(line) {
+        return Err(SpawnError::Split {
+            line: line.to_string(),
+            message,
+        });
+    }
     let words = split_command(line)?;
     let mut id: Option<String> = None;
     let mut has_port = false;
@@ -91,6 +97,23 @@ pub fn launch_words(
         out.push(port.to_string());
     }
     Ok((out, id))
+}
+
+/// Why `line` cannot launch a bot: `%%` places the port with nothing in
+/// braces before it to name the bot, which the contest's servers refused
+/// (an appended identifier would come after the port, where no contest bot
+/// reads it). `None` for a line that does not split; [`split_command`]
+/// says why.
+pub fn launch_refused(line: &str) -> Option<String> {
+    let words = split_command(line).ok()?;
+    let named = words.iter().any(|word| braced(word).is_some());
+    let port = words.iter().any(|word| word.contains("%%"));
+    (port && !named).then(|| {
+        "`%%` places the port, but nothing in braces names the bot: put its identifier \
+         in braces where it goes, as the contest's launch files did (`{Name} %%`), or leave \
+         out both and the host appends `ID PORT`"
+            .to_string()
+    })
 }
 
 /// Where the first match of the servers' `\{([^}]+)\}` is in `text`: from
@@ -685,6 +708,26 @@ mod tests {
         check("./bot {{a}b}", &["./bot", "{ab}", "4321"], "{a");
         check("./bot {a}{b}", &["./bot", "aa", "4321"], "a");
         check("./bot {}", &["./bot", "{}", "bot7", "4321"], "bot7");
+    }
+
+    #[test]
+    fn a_port_with_no_identifier_is_refused() {
+        for line in ["python3 bot.py %%", "./bot --port=%% {}"] {
+            let refused = launch_refused(line).expect("refused");
+            assert!(
+                refused.contains("nothing in braces names the bot"),
+                "{refused}"
+            );
+            let err = launch_words(line, "bot7", 4321).expect_err("refused");
+            assert!(
+                err.to_string()
+                    .starts_with(&format!("command line `{line}`: `%%` places the port")),
+                "{err}"
+            );
+        }
+        for line in ["python3 bot.py", "bot {A} %%", "bot {A}", "'unclosed"] {
+            assert_eq!(launch_refused(line), None, "{line}");
+        }
     }
 
     fn framed(chunks: &[&str], lengths: &[usize]) -> Vec<Message> {
