@@ -53,8 +53,9 @@ pub fn card(code: &str) -> Option<Card> {
 /// first `{ID}` (`\{([^}]+)\}`: something, and no `}`, between braces) gives
 /// the identifier, and every such group is replaced by it; `%%` is the port.
 /// A line with neither gets `ID PORT` appended (the servers refuse a line
-/// with no identifier); one with braces but no `%%` gets the port. Returns
-/// the words and the identifier.
+/// with no identifier); one with braces but no `%%` gets the port; one with
+/// `%%` and no identifier is refused ([`launch_refused`]). Returns the
+/// words and the identifier.
 pub fn launch_words(
     line: &str,
     default_id: &str,
@@ -100,7 +101,7 @@ pub fn launch_words(
 }
 
 /// Why `line` cannot launch a bot: `%%` places the port with nothing in
-/// braces before it to name the bot, which the contest's servers refused
+/// braces on the line to name the bot, which the contest's servers refused
 /// (an appended identifier would come after the port, where no contest bot
 /// reads it). `None` for a line that does not split; [`split_command`]
 /// says why.
